@@ -29,8 +29,8 @@ proto::VarType::Type ToProtoDataType(DataType dtype) {
     default:
       break;
   }
-  PD_THROW(errors::InvalidType("data type ", DataTypeName(dtype),
-                               " has no framework.proto equivalent"));
+  PD_THROW(
+      errors::InvalidType("data type ", DataTypeName(dtype), " has no framework.proto equivalent"));
 }
 
 DataType FromProtoDataType(proto::VarType::Type type) {

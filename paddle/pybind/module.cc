@@ -10,6 +10,8 @@ PYBIND11_MODULE(libpaddle, m) {
   paddle::pybind::BindErrors(m);
   paddle::pybind::BindCommon(m);
   paddle::pybind::BindTensor(m);
+  paddle::pybind::BindTensorIO(m);
+  paddle::pybind::BindFramework(m);
   paddle::pybind::BindOps(m);
   paddle::pybind::BindAutograd(m);
   paddle::pybind::BindRuntime(m);

@@ -3,6 +3,8 @@
 // schema's defaults; every conversion error names the op and the argument.
 #include <pybind11/stl.h>
 
+#include "paddle/framework/op_builder.h"
+#include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/eager_dispatch.h"
 #include "paddle/kernels/kernel_registry.h"
 #include "paddle/pybind/bind.h"
@@ -120,6 +122,63 @@ std::vector<Tensor> ToInput(const ops::OpSchema& op, const ops::OpInput& input, 
   return {};
 }
 
+// Static-graph mode (paddle.enable_static): op calls append ops to the current block instead
+// of running.
+bool g_static_mode = false;
+
+std::vector<framework::VarDesc*> ToStaticInput(const ops::OpSchema& op, const ops::OpInput& input,
+                                               py::handle v) {
+  static py::handle variable_class =
+      py::object(py::module_::import("paddle.static.program").attr("Variable")).release();
+  auto as_var = [&](py::handle item, const char* expected) {
+    if (!py::isinstance(item, variable_class)) ArgTypeError(op, input.name, expected, item);
+    return item.attr("desc").cast<framework::VarDesc*>();
+  };
+  switch (input.kind) {
+    case ops::InputKind::kTensor:
+      return {as_var(v, "a static Variable")};
+    case ops::InputKind::kOptional:
+      if (v.is_none()) return {};
+      return {as_var(v, "a static Variable or None")};
+    case ops::InputKind::kList: {
+      if (!py::isinstance<py::list>(v) && !py::isinstance<py::tuple>(v)) {
+        ArgTypeError(op, input.name, "a list of static Variables", v);
+      }
+      std::vector<framework::VarDesc*> list;
+      for (py::handle item : v) list.push_back(as_var(item, "a list of static Variables"));
+      return list;
+    }
+  }
+  return {};
+}
+
+py::object StaticCall(const ops::OpSchema& op, bool inplace, std::vector<py::handle> values,
+                      std::vector<Attribute> attrs) {
+  static py::handle program_module = py::module_::import("paddle.static.program").release();
+  py::object block = program_module.attr("default_main_program")().attr("current_block")();
+  framework::StaticOpCall call;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    call.inputs.push_back(values[i] ? ToStaticInput(op, op.inputs[i], values[i])
+                                    : std::vector<framework::VarDesc*>{});
+  }
+  call.attrs = std::move(attrs);
+  py::object make_name = program_module.attr("_unique_tmp_name");
+  framework::AppendedOp appended = framework::AppendSchemaOp(
+      block.attr("desc").cast<framework::BlockDesc*>(), op, std::move(call), inplace,
+      [&](const std::string& key) { return make_name(key).cast<std::string>(); });
+  py::list outputs = block.attr("_register_appended_op")(
+      py::cast(appended.op, py::return_value_policy::reference),
+      py::cast(appended.outputs, py::return_value_policy::reference));
+  auto to_py = [&](size_t k) -> py::object {
+    if (op.outputs[k].is_list) return outputs[k];
+    return py::reinterpret_borrow<py::list>(outputs[k])[0];
+  };
+  if (outputs.size() == 1) return to_py(0);
+  py::tuple out(outputs.size());
+  for (size_t k = 0; k < outputs.size(); ++k) out[k] = to_py(k);
+  return out;
+}
+
 py::object Call(const ops::OpSchema& op, bool inplace, const py::args& args,
                 const py::kwargs& kwargs) {
   size_t n_inputs = op.inputs.size();
@@ -146,13 +205,28 @@ py::object Call(const ops::OpSchema& op, bool inplace, const py::args& args,
     values[index] = item.second;
   }
 
+  // The dispatcher records an in-place write on the autograd meta of the tensor written; the
+  // tensor it holds is a copy of the Python object's, so a meta it created would be the copy's
+  // alone. Creating it here, on the Python object, makes the two share it.
+  if (inplace) {
+    for (const auto& pair : op.inplace) {
+      py::handle v = values[pair.first];
+      if (v && py::isinstance<Tensor>(v)) imperative::EnsureAutogradMeta(&v.cast<Tensor&>());
+    }
+  }
+
   ops::OpCall call;
-  call.inputs.reserve(n_inputs);
   for (size_t i = 0; i < n_inputs; ++i) {
     PD_CHECK(
         values[i] || op.inputs[i].kind == ops::InputKind::kOptional,
         errors::InvalidType(call_name(), "() missing required argument '", op.inputs[i].name, "'"));
-    call.inputs.push_back(values[i] ? ToInput(op, op.inputs[i], values[i]) : std::vector<Tensor>{});
+  }
+  if (!g_static_mode) {
+    call.inputs.reserve(n_inputs);
+    for (size_t i = 0; i < n_inputs; ++i) {
+      call.inputs.push_back(values[i] ? ToInput(op, op.inputs[i], values[i])
+                                      : std::vector<Tensor>{});
+    }
   }
   call.attrs.reserve(op.attrs.size());
   for (size_t j = 0; j < op.attrs.size(); ++j) {
@@ -166,6 +240,8 @@ py::object Call(const ops::OpSchema& op, bool inplace, const py::args& args,
       call.attrs.push_back(ToAttribute(op, attr, v));
     }
   }
+
+  if (g_static_mode) return StaticCall(op, inplace, std::move(values), std::move(call.attrs));
 
   ops::OpResult result =
       inplace ? imperative::EagerDispatchInplace(op, &call) : ops::Dispatch(op, &call);
@@ -220,6 +296,8 @@ void BindOps(py::module_& m) {
     }
   }
   m.def("_op_registry_info", &OpRegistryInfo);
+  m.def("_set_static_mode", [](bool on) { g_static_mode = on; });
+  m.def("_in_static_mode", []() { return g_static_mode; });
 }
 
 }  // namespace paddle::pybind

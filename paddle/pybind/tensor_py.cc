@@ -86,6 +86,8 @@ DataType DataTypeOfNumpy(const py::dtype& dt) {
                                "int32, int64, float16, float32, float64"));
 }
 
+}  // namespace
+
 py::array TensorToNumpy(const Tensor& t) {
   const DenseTensor& dense = t.dense();
   std::vector<py::ssize_t> shape(dense.dims().data(), dense.dims().data() + dense.dims().size());
@@ -121,6 +123,8 @@ Tensor TensorFromNumpy(const py::array& source, const Place& place, DataType dty
   memory::Copy(place, dst, CPUPlace(), array.data(), dense->nbytes());
   return Tensor(std::move(dense));
 }
+
+namespace {
 
 // Copies `src`'s data into `dst`'s buffer (same shape and dtype): used to load parameters and
 // by optimizers, without recording autograd.

@@ -43,8 +43,17 @@ from .nn.param_attr import ParamAttr  # noqa: E402,F401
 from .nn.parameter import create_parameter  # noqa: E402,F401
 
 
+from . import static  # noqa: E402,F401
+
+
+def enable_static():
+    """Static-graph mode: API calls append ops to the current program (paddle.static)."""
+    _libpaddle._set_static_mode(True)
+
+
 def disable_static(place=None):
-    """Dygraph is the only mode so far; this selects `place` like set_device."""
+    """Dygraph mode (the default): API calls run at once. `place` selects the device."""
+    _libpaddle._set_static_mode(False)
     if place is not None:
         _libpaddle._set_default_place(device._resolve_place(place))
 

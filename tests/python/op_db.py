@@ -1080,3 +1080,152 @@ NORM_OPS = [
 ]
 
 OP_DB += NORM_OPS
+
+
+# ---------------------------------------------------------------- batch normalization
+def bn_np(x, mean, variance, scale=None, bias=None, is_test=False, momentum=0.9, epsilon=1e-5,
+          data_format="NCHW", use_global_stats=False, trainable_statistics=False):
+    """Paddle's batch_norm: the biased batch variance normalizes and updates the running one; a
+    batch with at most one element per channel passes through and updates nothing."""
+    axis = 1 if data_format[1] == "C" else x.ndim - 1
+    axes = tuple(i for i in range(x.ndim) if i != axis)
+    shape = [-1 if i == axis else 1 for i in range(x.ndim)]
+    count = x.size // max(x.shape[axis], 1)
+    empty = np.zeros((0,), dtype=np.uint8)
+    if (is_test and not trainable_statistics) or use_global_stats:
+        mu, var, new_mean, new_var = mean, variance, mean, variance
+    elif count <= 1:
+        zeros = np.zeros_like(mean)
+        return [x, mean, variance, zeros, zeros, empty]
+    else:
+        mu, var = x.mean(axis=axes), x.var(axis=axes)
+        new_mean = momentum * mean + (1 - momentum) * mu
+        new_var = momentum * variance + (1 - momentum) * var
+    inv_std = 1 / np.sqrt(var + epsilon)
+    out = (x - mu.reshape(shape)) * inv_std.reshape(shape)
+    if scale is not None:
+        out = out * scale.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return [out, new_mean, new_var, mu, inv_std, empty]
+
+
+def bn_op(x, mean, variance, scale=None, bias=None, is_test=False, momentum=0.9, epsilon=1e-5,
+          data_format="NCHW", use_global_stats=False, trainable_statistics=False):
+    return list(paddle._C_ops.batch_norm(x, mean, variance, scale, bias, is_test, momentum, epsilon,
+                                         data_format, use_global_stats, trainable_statistics))
+
+
+def bn_np_functional(x, running_mean, running_var, weight=None, bias=None, training=False,
+                     momentum=0.9, epsilon=1e-5, data_format="NCHW", use_global_stats=None):
+    if use_global_stats is None:
+        use_global_stats, trainable_statistics = not training, False
+    else:
+        trainable_statistics = not use_global_stats
+    return bn_np(x, running_mean, running_var, weight, bias, not training, momentum, epsilon,
+                 data_format, use_global_stats, trainable_statistics)[0]
+
+
+def bn_sample(rng, shape, channels, *, affine=True, **attrs):
+    """x, running mean and variance, and (with affine) scale and bias; gradients only for x,
+    scale and bias (the running statistics are not differentiable)."""
+    args = [uniform(rng, shape, -2, 2), uniform(rng, (channels,)), uniform(rng, (channels,), 0.5, 2)]
+    args += [uniform(rng, (channels,), 0.5, 1.5), uniform(rng, (channels,))] if affine else [None, None]
+    return Sample(args, attrs, grad_args=[0, 3, 4] if affine else [0])
+
+
+BATCH_NORM_OPS = [
+    OpInfo("batch_norm", bn_op, bn_np, lambda rng: [
+        bn_sample(rng, (2, 3, 2, 2), 3),                                    # training, NCHW
+        bn_sample(rng, (2, 3, 4), 3, is_test=True),                         # running statistics
+        bn_sample(rng, (2, 2, 3, 4), 4, affine=False, data_format="NHWC", momentum=0.5),
+        bn_sample(rng, (5, 3), 3, data_format="NC", use_global_stats=True, epsilon=1e-3),
+        bn_sample(rng, (2, 4, 3), 3, data_format="NLC", is_test=True, trainable_statistics=True),
+        bn_sample(rng, (2, 2, 1, 2, 3), 3, data_format="NDHWC"),
+        bn_sample(rng, (1, 3), 3),                                          # one element per channel
+        bn_sample(rng, (0, 3, 2), 3)],
+        covers=["batch_norm", "batch_norm_grad"], grad_outputs=[0],
+        errors=lambda: [
+            ErrorSample([np.zeros(3), np.zeros(3), np.ones(3)], {}, ValueError, "batch_norm: argument 'x'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros(4), np.ones(3)], {}, ValueError,
+                        "batch_norm: argument 'mean'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros(3), np.ones((3, 1))], {}, ValueError,
+                        "batch_norm: argument 'variance'"),
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros(3), np.ones(3), np.ones(4), None], {}, ValueError,
+                        "batch_norm: argument 'scale'"),
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros(4), np.ones(4), None, np.ones(3)],
+                        {"data_format": "NHWC"}, ValueError, "batch_norm: argument 'bias'"),
+            ErrorSample([np.zeros((2, 3), dtype=np.int64), np.zeros(3), np.ones(3)], {}, ValueError,
+                        "floating-point"),
+            ErrorSample([np.zeros((2, 3)), np.zeros(3), np.ones(3)], {"data_format": "CHWN"}, ValueError,
+                        "data_format")]),
+    OpInfo("batch_norm_functional", paddle.nn.functional.batch_norm, bn_np_functional, lambda rng: [
+        bn_sample(rng, (3, 2, 4), 2, training=True),
+        bn_sample(rng, (2, 3, 2, 2), 2, data_format="NHWC", training=True, momentum=0.8),
+        bn_sample(rng, (4, 3), 3),
+        bn_sample(rng, (4, 2, 3), 2, use_global_stats=False),  # batch statistics in eval
+        bn_sample(rng, (2, 3, 2), 3, training=True, use_global_stats=True, epsilon=1e-3)],
+        covers=["batch_norm"],
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 3)), np.zeros(3), np.ones(3)], {"data_format": "NWC"}, ValueError,
+                        "data_format"),
+            ErrorSample([np.zeros((2, 3)), [0.0] * 3, np.ones(3)], {}, TypeError, "running_mean")]),
+]
+
+OP_DB += BATCH_NORM_OPS
+
+
+# ---------------------------------------------------------------- static-graph helpers
+def helper_np_add_n(*inputs):
+    total = inputs[0].copy()
+    for x in inputs[1:]:
+        total = total + x
+    return total
+
+
+def helper_np_increment(x, value=1.0):
+    return x + np.asarray(value).astype(x.dtype)  # the step is converted to x's dtype first
+
+
+HELPER_ALL_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16") + ALL_INT + ("bool",)
+
+HELPER_OPS = [
+    OpInfo("add_n", lambda *xs: paddle.add_n(list(xs)), helper_np_add_n, lambda rng: [
+        Sample([uniform(rng, (3, 4)), uniform(rng, (3, 4)), uniform(rng, (3, 4))]),
+        Sample([uniform(rng, (2, 3))]),
+        Sample([uniform(rng, ()), uniform(rng, ())]),
+        Sample([uniform(rng, (2, 0)), uniform(rng, (2, 0))])],
+        dtypes=("float16", "bfloat16", "float32", "float64") + ALL_INT,
+        errors=lambda: [
+            ErrorSample([], {}, ValueError, "add_n: argument 'inputs'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros((3,))], {}, ValueError, "inputs[1] has shape [3]"),
+            ErrorSample([np.zeros(2), np.zeros(2, dtype=np.int64)], {}, TypeError, "inputs[1] has dtype int64")]),
+    OpInfo("add_n_of_a_tensor", paddle.add_n, lambda x: x, lambda rng: [Sample([uniform(rng, (3,))])],
+           covers=["add_n"]),
+    OpInfo("assign", paddle.assign, lambda x: x, lambda rng: [
+        Sample([uniform(rng, (3, 4))]), Sample([uniform(rng, ())]), Sample([uniform(rng, (2, 0))])],
+        dtypes=HELPER_ALL_DTYPES,
+        errors=lambda: [ErrorSample(["abc"], {}, TypeError, "assign(): argument 'x'")]),
+    OpInfo("assign_value", lambda shape, dtype, values: paddle._C_ops.assign_value(shape, dtype, values),
+           lambda shape, dtype, values: np.array(values, dtype=dtype).reshape(shape), lambda rng: [
+               Sample([[2, 3], "float32", [0.5, -1.0, 2.25, 3.0, 4.0, 1e-3]]),
+               Sample([[3], "int64", [1, -2, 2 ** 40]]),
+               Sample([[3], "bool", [0, 1, 0.5]]),
+               Sample([[], "float64", [0.1]]),
+               Sample([[2], "float16", [1.5, -65504.0]]),
+               Sample([[0, 2], "int32", []])],
+           dtypes=(), grad=False,
+           errors=lambda: [
+               ErrorSample([[2, 2], "float32", [1.0]], {}, ValueError, "assign_value: argument 'values'"),
+               ErrorSample([[-1], "float32", []], {}, ValueError, "shape"),
+               ErrorSample([[1], "float32", ["a"]], {}, TypeError, "values")]),
+    OpInfo("increment", paddle.increment, helper_np_increment, lambda rng: [
+        Sample([uniform(rng, (1,))]), Sample([uniform(rng, ())], {"value": 2.5}),
+        Sample([uniform(rng, (1, 1))], {"value": -3.0})],
+        dtypes=("float16", "bfloat16", "float32", "float64") + ALL_INT, grad=False,
+        errors=lambda: [
+            ErrorSample([np.zeros(2)], {}, ValueError, "increment: argument 'x' must hold exactly one element"),
+            ErrorSample([[1.0]], {}, TypeError, "must be a Tensor")]),
+]
+
+OP_DB += HELPER_OPS

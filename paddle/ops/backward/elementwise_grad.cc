@@ -64,4 +64,14 @@ void where_grad(const Tensor& condition, const Tensor& out_grad, Tensor* x_grad,
   if (y_grad) *y_grad = where(condition, ZerosLike(out_grad), out_grad);
 }
 
+// Every input of the sum, and the copied x, receives out_grad unchanged; the engine never writes
+// into a gradient it received, so the inputs may share one tensor (as in add_grad).
+void add_n_grad(const Tensor& out_grad, const std::vector<Tensor*>& inputs_grad) {
+  for (Tensor* grad : inputs_grad) *grad = out_grad;
+}
+
+void assign_grad(const Tensor& out_grad, Tensor* x_grad) {
+  if (x_grad) *x_grad = out_grad;
+}
+
 }  // namespace paddle::ops::grad

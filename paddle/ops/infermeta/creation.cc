@@ -84,4 +84,15 @@ void GaussianInferMeta(const std::vector<int64_t>& shape, float mean, float std,
   out->dtype = dtype;
 }
 
+void AssignValueInferMeta(const std::vector<int64_t>& shape, DataType dtype,
+                          const std::vector<double>& values, const Place& place, TensorMeta* out) {
+  PD_CHECK(dtype != DataType::UNDEFINED,
+           errors::InvalidArgument("argument 'dtype' must be a data type, received undefined"));
+  out->dims = CheckedShape(shape);
+  PD_CHECK(static_cast<int64_t>(values.size()) == out->dims.numel(),
+           errors::InvalidArgument("argument 'values' holds ", values.size(), " values, but shape ",
+                                   out->dims.ToString(), " has ", out->dims.numel(), " elements"));
+  out->dtype = dtype;
+}
+
 }  // namespace paddle

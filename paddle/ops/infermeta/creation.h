@@ -22,6 +22,9 @@ void RandomInferMeta(const std::vector<int64_t>& shape, DataType dtype, const Sc
                      const Scalar& max, int32_t seed, const Place& place, TensorMeta* out);
 void GaussianInferMeta(const std::vector<int64_t>& shape, float mean, float std, int32_t seed,
                        DataType dtype, const Place& place, TensorMeta* out);
+// assign_value: one value per element of `shape`, in row-major order.
+void AssignValueInferMeta(const std::vector<int64_t>& shape, DataType dtype,
+                          const std::vector<double>& values, const Place& place, TensorMeta* out);
 
 // The number of elements arange(start, end, step) yields; throws on step 0.
 int64_t ArangeLength(const Scalar& start, const Scalar& end, const Scalar& step);

@@ -51,4 +51,28 @@ void WhereInferMeta(const TensorMeta& condition, const TensorMeta& x, const Tens
   out->dtype = x.dtype;
 }
 
+void AddNInferMeta(const std::vector<TensorMeta>& inputs, TensorMeta* out) {
+  PD_CHECK(!inputs.empty(),
+           errors::InvalidArgument("argument 'inputs' must hold at least one tensor"));
+  const TensorMeta& first = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    PD_CHECK(inputs[i].dtype == first.dtype,
+             errors::InvalidType("argument 'inputs': inputs[", i, "] has dtype ",
+                                 DataTypeName(inputs[i].dtype), ", expected ",
+                                 DataTypeName(first.dtype), " like inputs[0]"));
+    PD_CHECK(inputs[i].dims == first.dims,
+             errors::InvalidArgument("argument 'inputs': inputs[", i, "] has shape ",
+                                     inputs[i].dims.ToString(), ", expected ",
+                                     first.dims.ToString(), " like inputs[0]"));
+  }
+  *out = first;
+}
+
+void IncrementInferMeta(const TensorMeta& x, TensorMeta* out) {
+  PD_CHECK(x.dims.numel() == 1,
+           errors::InvalidArgument("argument 'x' must hold exactly one element, received shape ",
+                                   x.dims.ToString()));
+  *out = x;
+}
+
 }  // namespace paddle

@@ -1,6 +1,8 @@
 // InferMeta of the elementwise, activation and comparison ops.
 #pragma once
 
+#include <vector>
+
 #include "paddle/core/tensor_meta.h"
 
 namespace paddle {
@@ -15,5 +17,9 @@ void CastInferMeta(const TensorMeta& x, DataType dtype, TensorMeta* out);
 void SoftmaxInferMeta(const TensorMeta& x, int32_t axis, TensorMeta* out);
 void WhereInferMeta(const TensorMeta& condition, const TensorMeta& x, const TensorMeta& y,
                     TensorMeta* out);
+// add_n: every input has inputs[0]'s shape and dtype (no broadcasting, no promotion).
+void AddNInferMeta(const std::vector<TensorMeta>& inputs, TensorMeta* out);
+// increment: x holds exactly one element (a loop counter).
+void IncrementInferMeta(const TensorMeta& x, TensorMeta* out);
 
 }  // namespace paddle

@@ -1,6 +1,7 @@
 """Framework-wide state: the default dtype, dtype conversion and the execution mode."""
 import numpy as np
 
+from . import libpaddle
 from .libpaddle import DataType
 
 _default_dtype = DataType.FLOAT32
@@ -79,5 +80,5 @@ def default_float_dtype():
 
 
 def in_dynamic_mode():
-    """True in dygraph (eager) mode, the default."""
-    return True
+    """True in dygraph (eager) mode, the default; False after paddle.enable_static()."""
+    return not libpaddle._in_static_mode()

@@ -7,7 +7,7 @@ from .layer.embedding import Embedding
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
 from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
-from .layer.norm import LayerNorm
+from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
 from .param_attr import ParamAttr  # noqa: F401
 from .parameter import EagerParamBase  # noqa: F401
 
@@ -16,4 +16,4 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "LayerList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "NLLLoss",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
-__all__ += ["LayerNorm"]
+__all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]

@@ -111,6 +111,13 @@ def _make_parameter(owner, shape, attr=None, dtype=None, is_bias=False,
                          f"of parameter can't be same. Please check the parameter attr value "
                          f"passed to self.create_parameter or constructor of dygraph Layers")
 
+    if libpaddle._in_static_mode():
+        from ..static.tensor import _static_parameter
+        return _static_parameter(name, shape, dtype, initializer, trainable=attr.trainable,
+                                 optimize_attr={"learning_rate": attr.learning_rate},
+                                 regularizer=attr.regularizer,
+                                 do_model_average=attr.do_model_average,
+                                 need_clip=attr.need_clip)
     param = EagerParamBase(shape, dtype, name=name, trainable=attr.trainable,
                            optimize_attr={"learning_rate": attr.learning_rate},
                            regularizer=attr.regularizer, do_model_average=attr.do_model_average,

@@ -21,6 +21,10 @@ from ..nn.clip import ClipGradBase
 from ..nn.layer.layers import _as_tensor_like
 from ..regularizer import L2Decay, WeightDecayRegularizer
 from ..utils import unique_name
+from ..static.backward import append_backward
+from ..static.program import OP_ROLE_OPTIMIZE, _op_role_guard, default_main_program, program_guard
+from ..static.program import Variable as StaticVariable
+from ..static.tensor import create_global_var
 from .lr import LRScheduler
 
 __all__ = ["Optimizer"]
@@ -34,8 +38,10 @@ class Optimizer:
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         if parameters is None:
-            raise AttributeError("parameters argument given to the Optimizer should not be None "
-                                 "in dygraph mode.")
+            if not libpaddle._in_static_mode():
+                raise AttributeError("parameters argument given to the Optimizer should not be "
+                                     "None in dygraph mode.")
+            parameters = []  # static mode: the program's trainable parameters
         if isinstance(parameters, (Tensor, dict)):
             raise TypeError(f"`parameters` argument given to the optimizer should be an iterable "
                             f"of paddle Tensors, but got argument type is "
@@ -64,6 +70,8 @@ class Optimizer:
         # emptied when the learning rate changes.
         self._lr_tensors = {}
         self._lr_tensors_for = None
+        # Static mode: the learning-rate variable's name per program.
+        self._static_lr_names = {}
 
         self._grouped = bool(parameters) and isinstance(parameters[0], dict)
         self._param_groups = []
@@ -130,7 +138,13 @@ class Optimizer:
     @no_grad()
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Applies the gradients already computed for `loss`. As in Paddle's dygraph mode it
-        does not run backward: call loss.backward() first. Returns (None, params_grads)."""
+        does not run backward: call loss.backward() first. Returns (None, params_grads).
+
+        For a static Variable it appends the backward ops and then the update ops to the
+        loss's program (their state is initialised by the startup program), and returns
+        (optimize ops, params_grads)."""
+        if isinstance(loss, StaticVariable):
+            return self._minimize_static(loss, startup_program, parameters, no_grad_set)
         if not isinstance(loss, Tensor):
             raise TypeError("The loss should be an Tensor.")
         excluded = set()
@@ -154,12 +168,43 @@ class Optimizer:
 
     clear_gradients = clear_grad
 
+    def _minimize_static(self, loss, startup_program, parameters, no_grad_set):
+        params = parameters or self._parameter_list or None
+        params_grads = append_backward(loss, params, no_grad_set)
+        program = loss.block.program
+        block = program.global_block()
+        first = len(block.ops)
+        with program_guard(program, startup_program), _op_role_guard(OP_ROLE_OPTIMIZE):
+            self._apply_optimize(params_grads, {})
+        return block.ops[first:], params_grads
+
+    def _static_lr(self, program):
+        """The program's learning-rate variable (created once per program). With a
+        scheduler, the executor writes the scheduler's current value into it before each run."""
+        name = self._static_lr_names.get(id(program.desc))
+        if name is None:
+            lr = self.get_lr()
+            var = create_global_var([1], float(lr), _FLOAT32, persistable=True,
+                                    name=unique_name.generate("learning_rate"))
+            name = self._static_lr_names[id(program.desc)] = var.name
+            if isinstance(self._learning_rate, LRScheduler):
+                program.lr_scheduler = self._learning_rate
+                program._lr_var_name = name
+        return program.global_block().var(name)
+
     def _apply_optimize(self, params_grads, group):
         grad_clip = group.get("grad_clip", self._grad_clip)
         if grad_clip is not None:
             params_grads = grad_clip(params_grads)
         params_grads = [(p, self._regularized_grad(p, g, group)) for p, g in params_grads]
         self._create_accumulators([p for p, _ in params_grads], group)
+        if libpaddle._in_static_mode():
+            lr_var = self._static_lr(default_main_program())
+            for param, grad in params_grads:
+                scale = self._lr_scale(param, group)
+                lr = lr_var if scale == 1.0 else _C_ops.scale(lr_var, float(scale), 0.0, True)
+                self._append_optimize_op(param, grad, lr, group)
+            return
         lr = self.get_lr()
         if lr != self._lr_tensors_for:
             self._lr_tensors.clear()
@@ -172,6 +217,8 @@ class Optimizer:
     def _lr_tensor(self, lr, param):
         """The learning rate `lr` as the one-element tensor the update ops read, on the
         parameter's place, in float32 for 16-bit parameters and in their dtype otherwise."""
+        if isinstance(lr, StaticVariable):
+            return lr
         dtype = param.dtype
         if dtype in _HALF_DTYPES:
             dtype = _FLOAT32
@@ -219,6 +266,11 @@ class Optimizer:
             return self._accumulators[name][param.name]
         var_name = unique_name.generate(f"{param.name}_{name}")
         shape = list(param.shape) if shape is None else list(shape)
+        if libpaddle._in_static_mode():
+            var = create_global_var(shape, fill_value, param.dtype if dtype is None else dtype,
+                                    persistable=True, name=var_name)
+            self._accumulators[name][param.name] = var
+            return var
         var = _C_ops.full(shape, fill_value, param.dtype if dtype is None else dtype,
                           param.place)
         var.name = var_name

@@ -135,15 +135,42 @@ def eye(num_rows, num_columns=None, dtype=None, name=None):
                       dtype_or_default(dtype), _resolve_place(None))
 
 
+def _assign_array(data):
+    """Paddle's conversion of assign's non-tensor input: NumPy's dtype is kept (a Python float is
+    float64, not the default float dtype) and a scalar becomes a 1-element 1-D array."""
+    if isinstance(data, (np.ndarray, list, tuple)):
+        return np.array(data)
+    if isinstance(data, (bool, numbers.Number, np.generic)):
+        return np.array([data])
+    raise TypeError(f"assign(): argument 'x' must be a Tensor, numpy.ndarray, list, tuple or "
+                    f"scalar, not {type(data).__name__}")
+
+
 def assign(x, output=None):
-    """Copies `x` (a Tensor, NumPy array or Python data) into a new tensor, or into `output`."""
-    value = x if isinstance(x, Tensor) else to_tensor(x)
-    result = _C_ops.scale(value, 1.0, 0.0, True)
-    if output is not None:
-        output._set_value(result)
+    """Copies `x` (a Tensor, NumPy array, list, tuple or scalar) into a new tensor, or into
+    `output`, which then has x's shape and dtype."""
+    value = x if isinstance(x, Tensor) else to_tensor(_assign_array(x))
+    if output is None:
+        return _C_ops.assign(value) if value is x else value
+    check_tensor(output, "assign", "output")
+    if output is value:
         return output
-    return result
+    recorded = libpaddle.is_grad_enabled() and not (value.stop_gradient and output.stop_gradient)
+    if list(output.shape) == list(value.shape) and output.dtype == value.dtype:
+        if recorded:
+            # Through autograd: output's gradient goes to x, and none to output's old value.
+            _C_ops.set_value_with_tensor_(output, value, [], [], [], [])
+        else:
+            output._set_value(value)
+    elif recorded:
+        raise ValueError(f"assign(): 'output' (shape {list(output.shape)}, {output.dtype}) must "
+                         f"have x's shape {list(value.shape)} and dtype {value.dtype} when either "
+                         f"requires grad")
+    else:
+        # As in Paddle, output takes x's shape and dtype.
+        output._share_data_from(_C_ops.assign(value) if value is x else value)
+    return output
 
 
 def clone(x, name=None):
-    return _C_ops.scale(check_tensor(x, "clone"), 1.0, 0.0, True)
+    return _C_ops.assign(check_tensor(x, "clone"))

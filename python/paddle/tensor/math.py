@@ -10,7 +10,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum",
            "remainder", "mod", "floor_mod", "exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos",
            "tanh", "sigmoid", "erf", "square", "reciprocal", "sign", "floor", "ceil", "round",
            "clip", "scale", "sum", "max", "min", "prod", "neg", "add_n", "log1p", "amax",
-           "amin"]
+           "amin", "increment"]
 
 
 def _as_tensor(value, like, api, arg):
@@ -173,9 +173,11 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 
 def add_n(inputs, name=None):
-    if isinstance(inputs, Tensor):
-        return inputs
-    result = inputs[0]
-    for t in inputs[1:]:
-        result = _C_ops.add(result, t)
-    return result
+    """The elementwise sum of a list of same-shape, same-dtype tensors (a single tensor is copied)."""
+    return _C_ops.add_n([inputs] if isinstance(inputs, Tensor) else inputs)
+
+
+def increment(x, value=1.0, name=None):
+    """x + value for a one-element x, written into x, which is returned (Paddle's dygraph API)."""
+    _C_ops.increment_(check_tensor(x, "increment"), value)
+    return x

@@ -1,4 +1,4 @@
-"""layer_norm and normalize."""
+"""batch_norm, layer_norm and normalize."""
 import math
 import numbers
 
@@ -6,7 +6,7 @@ from ... import _C_ops
 from ...tensor import math as _math
 from ...tensor._helpers import check_tensor
 
-__all__ = ["layer_norm", "normalize"]
+__all__ = ["batch_norm", "layer_norm", "normalize"]
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
@@ -52,3 +52,46 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     else:
         norm = _math.pow(_math.sum(_math.pow(magnitude, p), axis, keepdim=True), 1.0 / p)
     return _math.divide(x, _math.maximum(norm, epsilon))
+
+
+_BATCH_NORM_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _batch_norm(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
+                data_format, use_global_stats, trainable_statistics):
+    """The batch_norm op with Paddle's attributes; writes the updated statistics into
+    running_mean and running_var (the op returns them as new tensors, so the buffers keep
+    stop_gradient and stay out of the autograd graph)."""
+    out, mean_out, variance_out, _, _, _ = _C_ops.batch_norm(
+        x, running_mean, running_var, weight, bias, bool(is_test), float(momentum),
+        float(epsilon), data_format, bool(use_global_stats), bool(trainable_statistics))
+    if not ((is_test and not trainable_statistics) or use_global_stats):
+        running_mean._set_value(mean_out)
+        running_var._set_value(variance_out)
+    return out
+
+
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.9, epsilon=1e-05, data_format="NCHW", use_global_stats=None,
+               name=None):
+    """Normalizes each channel of x (axis 1 for the NC* data formats, the last axis for N*C)
+    over the other axes, then scales by `weight` and shifts by `bias`. The statistics are the
+    batch's when training (use_global_stats=None) or use_global_stats=False, and then update
+    running_mean and running_var in place: running = momentum * running + (1 - momentum) *
+    batch statistic (the biased variance, as in Paddle); otherwise running_mean and running_var
+    themselves."""
+    check_tensor(x, "batch_norm")
+    check_tensor(running_mean, "batch_norm", "running_mean")
+    check_tensor(running_var, "batch_norm", "running_var")
+    if data_format not in _BATCH_NORM_FORMATS:
+        raise ValueError("data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', 'NLC', "
+                         f"'NHWC', 'NDHWC' but receive {data_format}")
+    # Paddle hands the op only the position of the channel axis.
+    data_format = "NCHW" if data_format[1] == "C" else "NHWC"
+    if use_global_stats is None:
+        use_global_stats = not training
+        trainable_statistics = False
+    else:
+        trainable_statistics = not use_global_stats
+    return _batch_norm(x, running_mean, running_var, weight, bias, not training, momentum,
+                       epsilon, data_format, use_global_stats, trainable_statistics)

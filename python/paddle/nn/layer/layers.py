@@ -19,6 +19,7 @@ from ...base.framework import convert_dtype, is_floating
 from ...device import _resolve_place
 from ...tensor.creation import to_tensor
 from ...utils import unique_name
+from ...static.program import Parameter as StaticParameter
 from ..parameter import EagerParamBase, _make_parameter
 
 __all__ = ["Layer"]
@@ -160,7 +161,7 @@ class Layer:
             raise KeyError("The name of parameter can not be empty.")
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"The parameter '{name}' already exists.")
-        if parameter is not None and not isinstance(parameter, EagerParamBase):
+        if parameter is not None and not isinstance(parameter, (EagerParamBase, StaticParameter)):
             raise TypeError(f"The parameter to be added should be a Parameter, but received "
                             f"{type(parameter).__name__}.")
         self._parameters[name] = parameter
@@ -402,7 +403,7 @@ class Layer:
             object.__setattr__(self, name, value)
             return
         params = self.__dict__.get("_parameters")
-        if isinstance(value, EagerParamBase):
+        if isinstance(value, (EagerParamBase, StaticParameter)):
             if params is None:
                 raise ValueError("super().__init__() should be called first")
             remove_from(self.__dict__, self._buffers, self._sub_layers)

@@ -1,0 +1,160 @@
+#include "paddle/framework/op_builder.h"
+
+#include "paddle/common/errors.h"
+#include "paddle/framework/proto_attribute.h"
+
+namespace paddle::framework {
+
+namespace {
+
+OpRole g_op_role = OpRole::kForward;
+
+const std::string& LegacyName(const std::map<std::string, std::string>& names,
+                              const std::string& name) {
+  auto it = names.find(name);
+  return it == names.end() ? name : it->second;
+}
+
+std::string OpTypeOf(const ops::OpSchema& op) {
+  return op.legacy.type.empty() ? op.name : op.legacy.type;
+}
+
+// Floating inputs of different precision meet at the wider type through cast ops, as in
+// dygraph; integer/float mixes are an error there and here.
+void PromoteInputs(BlockDesc* block, const ops::OpSchema& op, StaticOpCall* call,
+                   const NameFn& make_name) {
+  const VarDesc* first = call->inputs[op.promote[0]][0];
+  DataType common = first->dtype();
+  bool differ = false;
+  for (int i : op.promote) {
+    DataType t = call->inputs[i][0]->dtype();
+    if (t == common && !differ) continue;
+    PD_CHECK(IsFloating(t) && IsFloating(common),
+             errors::InvalidType(op.name,
+                                 ": type promotion only applies between floating-point "
+                                 "dtypes, but '",
+                                 op.inputs[op.promote[0]].name, "' is ",
+                                 DataTypeName(first->dtype()), " and '", op.inputs[i].name, "' is ",
+                                 DataTypeName(t), "; cast one of them first"));
+    differ = true;
+    common = PromoteTypes(common, t);
+  }
+  if (!differ) return;
+  const ops::OpSchema& cast = ops::GetOp("cast");
+  for (int i : op.promote) {
+    VarDesc*& var = call->inputs[i][0];
+    if (var->dtype() == common) continue;
+    StaticOpCall cast_call;
+    cast_call.inputs = {{var}};
+    cast_call.attrs = {common};
+    var = AppendSchemaOp(block, cast, std::move(cast_call), false, make_name).outputs[0][0];
+  }
+}
+
+}  // namespace
+
+OpRole CurrentOpRole() { return g_op_role; }
+void SetCurrentOpRole(OpRole role) { g_op_role = role; }
+
+TensorMeta MetaOf(const VarDesc& var) {
+  TensorMeta meta;
+  meta.dims = DDim(var.shape());
+  meta.dtype = var.dtype();
+  return meta;
+}
+
+AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCall call,
+                          bool inplace, const NameFn& make_name) {
+  PD_INTERNAL_ASSERT(call.inputs.size() == op.inputs.size() && call.attrs.size() == op.attrs.size(),
+                     op.name, " built with the wrong number of arguments");
+  call.outputs.resize(op.outputs.size());
+  if (inplace) {
+    PD_CHECK(!op.inplace.empty(),
+             errors::Unimplemented(op.name, " has no in-place variant ", op.name, "_"));
+    for (const auto& [in, out] : op.inplace) {
+      if (!call.inputs[in].empty()) call.outputs[out] = {call.inputs[in][0]};
+    }
+  }
+  if (!op.promote.empty()) PromoteInputs(block, op, &call, make_name);
+
+  ops::InferMetaArgs meta;
+  meta.inputs.resize(call.inputs.size());
+  for (size_t i = 0; i < call.inputs.size(); ++i) {
+    for (const VarDesc* v : call.inputs[i]) {
+      PD_CHECK(v->has_tensor_desc(),
+               errors::InvalidArgument(op.name, ": input '", op.inputs[i].name, "' ('", v->name(),
+                                       "') is not a tensor variable"));
+      meta.inputs[i].push_back(MetaOf(*v));
+    }
+  }
+  meta.attrs = &call.attrs;
+  meta.outputs.resize(op.outputs.size());
+  for (size_t k = 0; k < op.outputs.size(); ++k) {
+    if (!op.outputs[k].is_list) meta.outputs[k].resize(1);
+  }
+  try {
+    op.infer_meta(&meta);
+  } catch (const Error& e) {
+    std::string message = e.what();
+    if (message.rfind(op.name, 0) == 0) throw;
+    throw Error(e.code(), op.name + ": " + message);
+  }
+
+  const std::string type = OpTypeOf(op);
+  OpDesc* desc = block->AppendOp();
+  desc->set_type(type);
+  for (size_t i = 0; i < call.inputs.size(); ++i) {
+    if (call.inputs[i].empty()) continue;
+    std::vector<std::string> names;
+    for (const VarDesc* v : call.inputs[i]) names.push_back(v->name());
+    desc->SetInput(LegacyName(op.legacy.inputs, op.inputs[i].name), names);
+  }
+
+  AppendedOp result{desc, std::vector<std::vector<VarDesc*>>(op.outputs.size())};
+  for (size_t k = 0; k < op.outputs.size(); ++k) {
+    std::vector<VarDesc*>& outs = result.outputs[k];
+    // An output paired with an absent optional input is absent.
+    bool absent = false;
+    for (const auto& [in, out] : op.inplace) {
+      if (out == static_cast<int>(k) && op.inputs[in].kind == ops::InputKind::kOptional &&
+          call.inputs[in].empty()) {
+        absent = true;
+      }
+    }
+    if (absent) {
+      outs.push_back(nullptr);
+      continue;
+    }
+    if (!call.outputs[k].empty()) {
+      outs = call.outputs[k];
+    } else {
+      for (size_t j = 0; j < meta.outputs[k].size(); ++j)
+        outs.push_back(block->Var(make_name(type)));
+    }
+    std::vector<std::string> names;
+    for (size_t j = 0; j < outs.size(); ++j) {
+      VarDesc* var = outs[j];
+      const TensorMeta& m = meta.outputs[k][j];
+      var->set_dtype(m.dtype);
+      var->set_shape(m.dims.ToVector());
+      // As in Paddle, new floating outputs take part in backward unless marked otherwise;
+      // backward itself decides which of them a gradient reaches.
+      if (call.outputs[k].empty()) var->set_stop_gradient(!IsFloating(m.dtype));
+      names.push_back(var->name());
+    }
+    desc->SetOutput(LegacyName(op.legacy.outputs, op.outputs[k].name), names);
+  }
+
+  for (size_t j = 0; j < op.attrs.size(); ++j) {
+    std::optional<ProtoAttr> attr =
+        ToProtoAttr(LegacyName(op.legacy.attrs, op.attrs[j].name), call.attrs[j]);
+    if (attr) desc->SetAttr(std::move(*attr));
+  }
+  for (const auto& [name, value] : op.legacy.extra_attrs) {
+    if (std::optional<ProtoAttr> attr = ToProtoAttr(name, value)) desc->SetAttr(std::move(*attr));
+  }
+  desc->SetAttr(MakeIntAttr(kOpRoleAttr, static_cast<int>(g_op_role)));
+  return result;
+}
+
+}  // namespace paddle::framework

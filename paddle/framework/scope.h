@@ -1,0 +1,59 @@
+// Scope: the variables a program runs on, by name. Child scopes (sub-blocks, loop steps) see
+// their ancestors' variables; parameters live in the root scope across runs.
+#pragma once
+
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "paddle/core/dense_tensor.h"
+#include "paddle/framework/var_desc.h"
+
+namespace paddle::framework {
+
+// One variable's value: a dense tensor or a list of them (feed/fetch lists, tensor arrays).
+// The tensor object lives as long as the variable, so prepared ops keep pointers to it; garbage
+// collection releases only its storage.
+class Variable {
+ public:
+  Variable() : tensor_(std::make_shared<DenseTensor>()) {}
+
+  VarKind kind() const { return kind_; }
+  void set_kind(VarKind kind) { kind_ = kind; }
+  DenseTensor* tensor() { return tensor_.get(); }
+  const std::shared_ptr<DenseTensor>& shared_tensor() const { return tensor_; }
+  std::vector<DenseTensor>* tensor_list() { return &list_; }
+
+ private:
+  VarKind kind_ = proto::VarType::DENSE_TENSOR;
+  std::shared_ptr<DenseTensor> tensor_;
+  std::vector<DenseTensor> list_;
+};
+
+class Scope {
+ public:
+  Scope() = default;
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+  // The variable named `name` in this scope, created when absent here.
+  Variable* Var(const std::string& name);
+  // This scope, then its ancestors; null when absent everywhere.
+  Variable* FindVar(const std::string& name) const;
+  Variable* FindLocalVar(const std::string& name) const;
+  void EraseVars(const std::vector<std::string>& names);
+  std::vector<std::string> LocalVarNames() const;
+
+  Scope& NewScope();
+  void DropKids();
+  const Scope* parent() const { return parent_; }
+
+ private:
+  const Scope* parent_ = nullptr;
+  std::unordered_map<std::string, std::unique_ptr<Variable>> vars_;
+  std::list<std::unique_ptr<Scope>> kids_;
+};
+
+}  // namespace paddle::framework

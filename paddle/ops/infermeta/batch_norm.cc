@@ -1,0 +1,87 @@
+#include "paddle/ops/infermeta/batch_norm.h"
+
+#include "paddle/common/errors.h"
+
+namespace paddle {
+
+namespace {
+
+bool Is16BitFloat(DataType dtype) {
+  return dtype == DataType::FLOAT16 || dtype == DataType::BFLOAT16;
+}
+
+// mean, variance, scale and bias: 1-D with `channels` elements (unknown, -1, passes), in x's
+// dtype or, for a 16-bit x, float32.
+void CheckPerChannel(const TensorMeta* t, const char* name, const TensorMeta& x, int64_t channels) {
+  if (t == nullptr) return;
+  PD_CHECK(t->dims.size() == 1 && (t->dims[0] == channels || t->dims[0] == -1 || channels == -1),
+           errors::InvalidArgument("batch_norm: argument '", name, "' must be 1-D with ", channels,
+                                   " elements (the channels of 'x' of shape ", x.dims.ToString(),
+                                   "), received shape ", t->dims.ToString()));
+  bool dtype_ok = t->dtype == x.dtype || (Is16BitFloat(x.dtype) && t->dtype == DataType::FLOAT32);
+  PD_CHECK(dtype_ok, errors::InvalidArgument(
+                         "batch_norm: argument '", name, "' must have the dtype of 'x' (",
+                         DataTypeName(x.dtype), Is16BitFloat(x.dtype) ? " or float32" : "",
+                         "), received ", DataTypeName(t->dtype)));
+}
+
+}  // namespace
+
+int BatchNormChannelAxis(const std::string& data_format, int rank, const char* op) {
+  if (data_format == "NC" || data_format == "NCL" || data_format == "NCHW" ||
+      data_format == "NCDHW") {
+    return 1;
+  }
+  PD_CHECK(data_format == "NLC" || data_format == "NHWC" || data_format == "NDHWC",
+           errors::InvalidArgument(op,
+                                   ": 'data_format' must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
+                                   "'NLC', 'NHWC', 'NDHWC', received '",
+                                   data_format, "'"));
+  return rank - 1;
+}
+
+void BatchNormInferMeta(const TensorMeta& x, const TensorMeta& mean, const TensorMeta& variance,
+                        const TensorMeta* scale, const TensorMeta* bias,
+                        const std::string& data_format, TensorMeta* out, TensorMeta* mean_out,
+                        TensorMeta* variance_out, TensorMeta* saved_mean,
+                        TensorMeta* saved_variance, TensorMeta* reserve_space) {
+  const int rank = x.dims.size();
+  PD_CHECK(IsFloating(x.dtype),
+           errors::InvalidArgument("batch_norm: argument 'x' must be floating-point, received ",
+                                   DataTypeName(x.dtype)));
+  PD_CHECK(rank >= 2 && rank <= 5,
+           errors::InvalidArgument("batch_norm: argument 'x' must be 2-D to 5-D, received shape ",
+                                   x.dims.ToString()));
+  const int64_t channels = x.dims[BatchNormChannelAxis(data_format, rank, "batch_norm")];
+  CheckPerChannel(&mean, "mean", x, channels);
+  CheckPerChannel(&variance, "variance", x, channels);
+  CheckPerChannel(scale, "scale", x, channels);
+  CheckPerChannel(bias, "bias", x, channels);
+  *out = x;
+  *mean_out = mean;
+  *variance_out = variance;
+  saved_mean->dims = DDim({channels});
+  saved_mean->dtype = mean.dtype;
+  *saved_variance = *saved_mean;
+  reserve_space->dims = DDim({0});
+  reserve_space->dtype = DataType::UINT8;
+}
+
+void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
+                            const TensorMeta& saved_mean, const TensorMeta& saved_variance,
+                            const TensorMeta& out_grad, const std::string& data_format,
+                            bool use_global_stats, TensorMeta* x_grad, TensorMeta* scale_grad,
+                            TensorMeta* bias_grad) {
+  const int rank = x.dims.size();
+  PD_CHECK(
+      out_grad.dims == x.dims,
+      errors::InvalidArgument("batch_norm_grad: argument 'out_grad' must have the shape ",
+                              x.dims.ToString(), " of 'x', received ", out_grad.dims.ToString()));
+  const int64_t channels = x.dims[BatchNormChannelAxis(data_format, rank, "batch_norm_grad")];
+  *x_grad = x;
+  scale_grad->dims = DDim({channels});
+  scale_grad->dtype = scale ? scale->dtype : saved_mean.dtype;
+  *bias_grad = *scale_grad;
+}
+
+}  // namespace paddle

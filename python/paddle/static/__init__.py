@@ -1,0 +1,19 @@
+"""paddle.static: building programs (static graph) and running them with an Executor."""
+from ..base.libpaddle import Scope  # noqa: F401
+from ..base.libpaddle import CPUPlace, CUDAPlace
+from .backward import append_backward, gradients  # noqa: F401
+from .executor import Executor, global_scope, scope_guard  # noqa: F401
+from .input import InputSpec, data  # noqa: F401
+from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F401
+                      default_main_program, default_startup_program, name_scope,
+                      program_guard)
+from .tensor import create_global_var, create_parameter  # noqa: F401
+from . import nn  # noqa: F401
+
+
+def cpu_places(device_count=None):
+    return [CPUPlace() for _ in range(device_count or 1)]
+
+
+def cuda_places(device_ids=None):
+    return [CUDAPlace(i) for i in (device_ids if device_ids is not None else [0])]

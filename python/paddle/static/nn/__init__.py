@@ -1,0 +1,1 @@
+"""paddle.static.nn: layers as functions that create their parameters in the program."""
