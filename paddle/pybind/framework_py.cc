@@ -221,6 +221,14 @@ void BindFramework(py::module_& m) {
   py::class_<Variable>(m, "ScopeVariable")
       .def("get_tensor", [](Variable& v) { return Tensor(v.shared_tensor()); })
       .def("is_initialized", [](Variable& v) { return v.tensor()->initialized(); })
+      // The address of the variable's data (0 when it holds none): shows buffer sharing.
+      .def("_data_address",
+           [](Variable& v) {
+             DenseTensor* t = v.tensor();
+             return t->has_allocation()
+                        ? reinterpret_cast<uintptr_t>(t->holder()->ptr()) + t->offset()
+                        : uintptr_t{0};
+           })
       .def("set_tensor_list",
            [](Variable& v, const std::vector<Tensor>& tensors) {
              v.tensor_list()->clear();

@@ -44,16 +44,10 @@ void ForRuns(const funcs::BatchNormView& v, int64_t channel_begin, int64_t chann
   }
 }
 
-// The sum of term(i) over [begin, end), in double. Eight independent partial sums keep the
-// additions from waiting on one another, which also lets them vectorize.
-template <typename Term>
-double RunSum(int64_t begin, int64_t end, Term&& term) {
-  constexpr int kLanes = 8;
-  if (end - begin < kLanes) {  // the channel-last runs of one element
-    double total = 0;
-    for (int64_t i = begin; i < end; ++i) total += term(i);
-    return total;
-  }
+// The sum of term(i) over a long run [begin, end), in double. Eight independent partial sums keep
+// the additions from waiting on one another, which also lets them vectorize.
+template <int kLanes, typename Term>
+double LongRunSum(int64_t begin, int64_t end, const Term& term) {
   double partial[kLanes] = {};
   int64_t i = begin;
   for (; i + kLanes <= end; i += kLanes) {
@@ -62,6 +56,17 @@ double RunSum(int64_t begin, int64_t end, Term&& term) {
   double total = 0;
   for (; i < end; ++i) total += term(i);
   for (double p : partial) total += p;
+  return total;
+}
+
+// The sum of term(i) over [begin, end), in double. Short runs (channel last: one element) stay
+// a plain loop small enough to inline into the caller's vectorized channel loop.
+template <typename Term>
+double RunSum(int64_t begin, int64_t end, const Term& term) {
+  constexpr int kLanes = 8;
+  if (end - begin >= kLanes) return LongRunSum<kLanes>(begin, end, term);
+  double total = 0;
+  for (int64_t i = begin; i < end; ++i) total += term(i);
   return total;
 }
 
@@ -136,20 +141,20 @@ void BatchNormKernel(const Context& ctx, const DenseTensor& x, const DenseTensor
         new_var[c] = static_cast<T>(keep * running_var[c] + (1.0 - keep) * var);
       }
     }
-    // y = (x - mu) * istd * scale + bias = x * a + (bias - mu * a).
-    std::vector<double> a(n);
+    // y = (x - mu) * istd * scale + bias = x * gain + (bias - mu * gain).
+    std::vector<double> gain(n);
     std::vector<double> shift(n);
     for (int64_t c = channel_begin; c < channel_end; ++c) {
       const int64_t k = c - channel_begin;
       batch_mean[c] = static_cast<T>(mu[k]);
       inv_std[c] = static_cast<T>(istd[k]);
-      a[k] = istd[k] * (s ? static_cast<double>(s[c]) : 1.0);
-      shift[k] = (b ? static_cast<double>(b[c]) : 0.0) - mu[k] * a[k];
+      gain[k] = istd[k] * (s ? static_cast<double>(s[c]) : 1.0);
+      shift[k] = (b ? static_cast<double>(b[c]) : 0.0) - mu[k] * gain[k];
     }
     ForRuns(v, channel_begin, channel_end, [&](int64_t c, int64_t begin, int64_t end) {
-      const double ak = a[c - channel_begin];
-      const double bk = shift[c - channel_begin];
-      for (int64_t i = begin; i < end; ++i) y[i] = static_cast<T>(in[i] * ak + bk);
+      const double g = gain[c - channel_begin];
+      const double h = shift[c - channel_begin];
+      for (int64_t i = begin; i < end; ++i) y[i] = static_cast<T>(in[i] * g + h);
     });
   });
 }

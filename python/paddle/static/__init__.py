@@ -2,6 +2,7 @@
 from ..base.libpaddle import Scope  # noqa: F401
 from ..base.libpaddle import CPUPlace, CUDAPlace
 from .backward import append_backward, gradients  # noqa: F401
+from .compiler import BuildStrategy, CompiledProgram, ExecutionStrategy  # noqa: F401
 from .executor import Executor, global_scope, scope_guard  # noqa: F401
 from .input import InputSpec, data  # noqa: F401
 from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F401

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..base import libpaddle
 from ..base.framework import convert_dtype, to_numpy_dtype
+from .compiler import CompiledProgram
 from .program import FEED_MINIBATCH, FETCH_LIST, Program, Variable, default_main_program
 
 __all__ = ["Executor", "global_scope", "scope_guard"]
@@ -62,7 +63,10 @@ class Executor:
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True,
             use_prune=False):
         program = default_main_program() if program is None else program
-        program = getattr(program, "_program", program)  # a CompiledProgram
+        enable_inplace = True
+        if isinstance(program, CompiledProgram):
+            enable_inplace = bool(program._build_strategy.enable_inplace)
+            program = program._program
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run(): 'program' must be a paddle.static.Program, but "
                             f"received {type(program).__name__}")
@@ -84,19 +88,19 @@ class Executor:
 
         tensors = {name: _feed_tensor(block, name, value, self.place)
                    for name, value in feed.items()}
-        prepared = self._prepared(program, sorted(tensors), fetch_names)
+        prepared = self._prepared(program, sorted(tensors), fetch_names, enable_inplace)
         for name, tensor in tensors.items():
             libpaddle._set_scope_tensor(scope.var(name), tensor)
         self._native.run(prepared, scope)
         return [_fetch_result(scope, name, return_numpy) for name in fetch_names]
 
-    def _prepared(self, program, feed_names, fetch_names):
-        key = (id(program.desc), tuple(feed_names), tuple(fetch_names))
+    def _prepared(self, program, feed_names, fetch_names, enable_inplace=True):
+        key = (id(program.desc), tuple(feed_names), tuple(fetch_names), enable_inplace)
         entry = self._cache.get(key)
         if entry is None or entry[0] is not program.desc or \
                 entry[1].revision() != program.desc.revision():
             prepared = self._native.prepare(program.desc, 0, list(feed_names) + fetch_names,
-                                            True)
+                                            enable_inplace)
             entry = self._cache[key] = (program.desc, prepared)
         return entry[1]
 
