@@ -50,6 +50,11 @@ def paddle_workloads():
         opt.step()
         opt.clear_grad()
 
+    def chain_eager(h):
+        for _ in range(1000):
+            h = paddle.scale(h, 1.0, 0.0)
+        return h
+
     def matmul_big():
         paddle.matmul(big_a, big_b).numpy()  # numpy(): wait for the result
 
@@ -60,6 +65,44 @@ def paddle_workloads():
         "relu_1elem_us": (lambda: paddle.nn.functional.relu(relu_in), 20000, 1e6),
         "matmul_1024_gflops": (matmul_big, 10, 2 * n ** 3 / 1e9),
         "mlp_train_step_ms": (train_step, 50, 1e3),
+        # The same 1,000-op chain as static_1000_tiny_ops_us_per_op, run eagerly.
+        "dygraph_1000_tiny_ops_us_per_op": (lambda: chain_eager(one_a), 200, 1e6 / 1000),
+    }
+
+
+def paddle_static_workloads():
+    """Static-graph workloads; they switch paddle to static mode for good, so they run last."""
+    import paddle
+    paddle.enable_static()
+
+    chain = paddle.static.Program()
+    with paddle.static.program_guard(chain, paddle.static.Program()):
+        h = paddle.static.data("x", [1], "float32")
+        for _ in range(1000):
+            h = paddle.scale(h, 1.0, 0.0)
+    chain_exe = paddle.static.Executor(paddle.CPUPlace())
+    one = np.ones(1, np.float32)
+
+    paddle.seed(0)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [64, 784], "float32")
+        y = paddle.static.data("y", [64, 1], "int64")
+        model = paddle.nn.Sequential(paddle.nn.Linear(784, 256), paddle.nn.ReLU(),
+                                     paddle.nn.Linear(256, 10))
+        loss = paddle.nn.functional.cross_entropy(model(x), y)
+        paddle.optimizer.Adam(learning_rate=1e-3).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    feed = {"x": np.random.rand(64, 784).astype(np.float32),
+            "y": np.random.randint(0, 10, (64, 1)).astype(np.int64)}
+
+    return {
+        # 1,000 one-element scale ops: per op, kernel included.
+        "static_1000_tiny_ops_us_per_op": (
+            lambda: chain_exe.run(chain, feed={"x": one}, fetch_list=[h]), 200, 1e6 / 1000),
+        "static_mlp_train_step_ms": (lambda: exe.run(main, feed=feed, fetch_list=[loss]), 50,
+                                     1e3),
     }
 
 
@@ -109,8 +152,11 @@ def main():
     parser.add_argument("--framework", choices=["paddle", "torch"], default="paddle")
     parser.add_argument("--filter")
     args = parser.parse_args()
-    workloads = paddle_workloads() if args.framework == "paddle" else torch_workloads()
-    results = measure(workloads, args.filter)
+    if args.framework == "paddle":
+        results = measure(paddle_workloads(), args.filter)
+        results.update(measure(paddle_static_workloads(), args.filter))
+    else:
+        results = measure(torch_workloads(), args.filter)
     module = __import__(args.framework)
     results["version"] = f"{module.__version__} ({os.path.dirname(module.__file__)})"
     json.dump(results, sys.stdout)

@@ -20,8 +20,10 @@ namespace {
 }
 
 bool IsInteger(py::handle v) {
-  return (PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr())) ||
-         (py::hasattr(v, "__index__") && !PyFloat_Check(v.ptr()) && !py::isinstance<Tensor>(v));
+  if (PyLong_Check(v.ptr())) return !PyBool_Check(v.ptr());
+  // Checked before the __index__ lookup, whose failure costs a Python exception.
+  if (PyFloat_Check(v.ptr()) || py::isinstance<Tensor>(v)) return false;
+  return py::hasattr(v, "__index__");
 }
 
 int64_t ToInt(const ops::OpSchema& op, const std::string& arg, py::handle v) {

@@ -55,9 +55,11 @@ class Executor:
         self.place = _place_of(place)
         self._native = libpaddle.NativeExecutor(self.place)
         self._cache = {}
+        self._feed_fetch_cache = {}
 
     def close(self):
         self._cache.clear()
+        self._feed_fetch_cache.clear()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True,
@@ -80,8 +82,7 @@ class Executor:
         if program.lr_scheduler is not None and program._lr_var_name:
             self._set_lr(program, scope)
 
-        feed_ops = [op for op in block.ops if op.type == "feed"]
-        fetch_ops = [op for op in block.ops if op.type in ("fetch", "fetch_v2")]
+        feed_ops, fetch_ops = self._feed_fetch_ops(program)
         if feed_ops or fetch_ops:
             return self._run_with_feed_fetch_ops(program, feed, fetch_names, feed_ops,
                                                  fetch_ops, scope, return_numpy)
@@ -93,6 +94,17 @@ class Executor:
             libpaddle._set_scope_tensor(scope.var(name), tensor)
         self._native.run(prepared, scope)
         return [_fetch_result(scope, name, return_numpy) for name in fetch_names]
+
+    def _feed_fetch_ops(self, program):
+        """The program's feed and fetch ops, looked up once per program revision."""
+        key = (id(program.desc), program.desc.revision())
+        found = self._feed_fetch_cache.get(key)
+        if found is None:
+            ops = program.global_block().ops
+            found = self._feed_fetch_cache[key] = (
+                [op for op in ops if op.type == "feed"],
+                [op for op in ops if op.type in ("fetch", "fetch_v2")])
+        return found
 
     def _prepared(self, program, feed_names, fetch_names, enable_inplace=True):
         key = (id(program.desc), tuple(feed_names), tuple(fetch_names), enable_inplace)
