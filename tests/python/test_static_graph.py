@@ -510,3 +510,79 @@ def test_variable_has_no_data_while_building():
             x.numpy()
         with pytest.raises(TypeError, match="truth value"):
             bool(x)
+
+
+@pytest.mark.parametrize("make_opt", [
+    lambda params: paddle.optimizer.Momentum(0.05, momentum=0.9, parameters=params,
+                                             weight_decay=0.01),
+    lambda params: paddle.optimizer.AdamW(0.01, parameters=params, weight_decay=0.1),
+    lambda params: paddle.optimizer.Adam(
+        0.01, parameters=params, grad_clip=paddle.nn.ClipGradByGlobalNorm(0.5)),
+    lambda params: paddle.optimizer.SGD(
+        paddle.optimizer.lr.ExponentialDecay(0.1, 0.9), parameters=params),
+], ids=["momentum_l2", "adamw", "adam_clip", "sgd_scheduler"])
+def test_each_optimizer_in_static_mode_matches_dygraph(make_opt):
+    rng = np.random.default_rng(4)
+    batches = [(rng.standard_normal((8, 4)).astype("float32"),
+                rng.standard_normal((8, 2)).astype("float32")) for _ in range(10)]
+
+    def make_model():
+        return paddle.nn.Sequential(paddle.nn.Linear(4, 6), paddle.nn.Tanh(),
+                                    paddle.nn.Linear(6, 2))
+
+    args = (make_model, make_opt, batches, F.mse_loss)
+    dy_losses, dy_params = _train(False, *args)
+    st_losses, st_params = _train(True, *args)
+    np.testing.assert_allclose(st_losses, dy_losses, rtol=1e-4, atol=1e-6)
+    for name, value in dy_params.items():
+        np.testing.assert_allclose(st_params[name], value, rtol=1e-4, atol=1e-6)
+
+
+def test_update_ops_are_paddle_optimizer_ops():
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3])
+            loss = paddle.mean(paddle.nn.Linear(3, 1)(x))
+            ops, params_grads = paddle.optimizer.Adam(0.1).minimize(loss)
+        assert [op.type for op in ops] == ["adam", "adam"]
+        adam = ops[0]
+        param = adam.input("Param")[0]
+        assert adam.output("ParamOut") == [param]  # updates write the parameter in place
+        assert adam.input("Moment1") == adam.output("Moment1Out")
+        assert adam.attr("op_role") == 2
+        lr = adam.input("LearningRate")[0]
+        assert main.global_block().var(lr).persistable
+        # Accumulators and the learning rate are initialised by the startup program.
+        written = {n for op in startup.global_block().ops for n in op.output_arg_names}
+        assert {lr, adam.input("Moment1")[0], adam.input("Beta1Pow")[0]} <= written
+
+
+def test_clone_for_test_drops_training_ops():
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3])
+            out = paddle.nn.Linear(3, 1)(x)
+            loss = paddle.mean(out)
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        test = main.clone(for_test=True)
+        types = [op.type for op in test.global_block().ops]
+        assert types == ["matmul_v2", "elementwise_add", "reduce_mean"]
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        xv = np.ones((2, 3), "float32")
+        before = exe.run(test, feed={"x": xv}, fetch_list=[out])[0]
+        again = exe.run(test, feed={"x": xv}, fetch_list=[out])[0]
+        np.testing.assert_array_equal(before, again)  # the test program does not train
+
+
+def test_gc_flag_comes_from_the_environment():
+    import subprocess
+    import sys
+    code = ("import paddle; print(paddle.get_flags('FLAGS_eager_delete_tensor_gb')"
+            "['FLAGS_eager_delete_tensor_gb'])")
+    env = dict(__import__("os").environ, FLAGS_eager_delete_tensor_gb="-1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert float(out.stdout.strip()) == -1.0
