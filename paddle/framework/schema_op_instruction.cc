@@ -1,6 +1,7 @@
 #include "paddle/framework/schema_op_instruction.h"
 
 #include "paddle/framework/legacy_op_map.h"
+#include "paddle/framework/proto_attribute.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/kernels/kernel_context.h"
 #include "paddle/kernels/kernel_registry.h"
@@ -26,6 +27,13 @@ class SchemaOpInstruction : public Instruction {
     for (size_t k = 0; k < schema.outputs.size(); ++k) {
       output_names_.push_back(op.Output(LegacyOutputSlot(schema, k)));
     }
+    // Programs from older Paddle versions align Y with X at `axis` (elementwise ops); the
+    // schema op broadcasts from the trailing dimension, so Y gets trailing 1s at run time.
+    if (schema.legacy.extra_attrs.count("axis") > 0 && schema.inputs.size() == 2) {
+      if (const ProtoAttr* axis = op.FindAttr("axis")) {
+        broadcast_axis_ = std::get<int32_t>(FromProtoAttr(*axis, 1, where_));
+      }
+    }
     DataType dtype = KernelDataType(*ctx.block);
     const Kernel& kernel =
         schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, dtype});
@@ -40,6 +48,10 @@ class SchemaOpInstruction : public Instruction {
       std::vector<const DenseTensor*> list;
       for (const std::string& name : input_names_[i]) {
         list.push_back(LookUp(scope, slot, name)->tensor());
+        if (i == 1 && broadcast_axis_ >= 0) {
+          aligned_source_ = list.back();
+          list.back() = &aligned_y_;
+        }
         inputs_.push_back({list.back(), &name});
       }
       if (schema_.inputs[i].kind == ops::InputKind::kList) {
@@ -70,6 +82,7 @@ class SchemaOpInstruction : public Instruction {
   }
 
   void Run() override {
+    if (aligned_source_ != nullptr) AlignY();
     for (const auto& [tensor, name] : inputs_) {
       if (!tensor->initialized()) ThrowUninitialized(*name);
     }
@@ -156,6 +169,21 @@ class SchemaOpInstruction : public Instruction {
     for (const auto& [tensor, name] : inputs_) cached_input_metas_.push_back(tensor->meta());
   }
 
+  // Y as a view with trailing 1s, so that its dimensions start at X's dimension `axis`.
+  void AlignY() {
+    aligned_y_ = *aligned_source_;
+    const DDim& x_dims = inputs_[0].first->dims();
+    const DDim& y_dims = aligned_source_->dims();
+    int trailing = x_dims.size() - broadcast_axis_ - y_dims.size();
+    PD_CHECK(
+        broadcast_axis_ <= x_dims.size() && trailing >= 0,
+        errors::InvalidArgument(where_, ": axis ", broadcast_axis_, " cannot align Y of shape ",
+                                y_dims.ToString(), " with X of shape ", x_dims.ToString()));
+    std::vector<int64_t> dims = y_dims.ToVector();
+    dims.insert(dims.end(), trailing, 1);
+    aligned_y_.Resize(DDim(dims));
+  }
+
   [[noreturn]] void ThrowUninitialized(const std::string& name) const {
     PD_THROW(errors::PreconditionNotMet(
         where_, ": input variable '", name,
@@ -177,6 +205,9 @@ class SchemaOpInstruction : public Instruction {
   std::vector<DenseTensor*> outputs_;
   std::vector<std::vector<DenseTensor*>> output_slots_;
   std::vector<std::pair<DenseTensor*, DenseTensor*>> inplace_tensors_;
+  int broadcast_axis_ = -1;
+  const DenseTensor* aligned_source_ = nullptr;
+  DenseTensor aligned_y_;
   bool metas_inferred_ = false;
   std::vector<TensorMeta> cached_input_metas_;
   std::vector<std::vector<TensorMeta>> output_metas_;

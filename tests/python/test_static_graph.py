@@ -586,3 +586,18 @@ def test_gc_flag_comes_from_the_environment():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
     assert float(out.stdout.strip()) == -1.0
+
+
+def test_elementwise_axis_of_older_programs_aligns_y():
+    with static_mode():
+        main, _ = new_programs()
+        block = main.global_block()
+        x = block.create_var(name="x", shape=[2, 3, 4], dtype="float32", need_check_feed=True)
+        y = block.create_var(name="y", shape=[3], dtype="float32", need_check_feed=True)
+        out = block.create_var(name="out", shape=[2, 3, 4], dtype="float32")
+        block.append_op("elementwise_add", inputs={"X": [x], "Y": [y]}, outputs={"Out": [out]},
+                        attrs={"axis": 1})
+        xv = np.arange(24, dtype="float32").reshape(2, 3, 4)
+        yv = np.array([100.0, 200.0, 300.0], "float32")
+        (got,) = paddle.static.Executor().run(main, feed={"x": xv, "y": yv}, fetch_list=[out])
+        np.testing.assert_array_equal(got, xv + yv[None, :, None])
