@@ -1,5 +1,6 @@
 #include "paddle/framework/legacy_op_map.h"
 
+#include <cstdlib>
 #include <unordered_map>
 
 #include "paddle/common/errors.h"
@@ -47,6 +48,17 @@ const ops::OpSchema* FindByLegacyType(const std::string& type, const OpDesc& des
   return nullptr;
 }
 
+// fill_constant's exact `str_value`: an integer, or a float in any strtod spelling (inf, nan).
+Scalar ScalarFromString(const std::string& text, const std::string& where) {
+  char* end = nullptr;
+  long long integer = std::strtoll(text.c_str(), &end, 10);
+  if (*end == '\0') return Scalar(static_cast<int64_t>(integer));
+  double real = std::strtod(text.c_str(), &end);
+  PD_CHECK(*end == '\0', errors::InvalidArgument(where, ": attribute 'str_value' = '", text,
+                                                 "' is not a number"));
+  return Scalar(real);
+}
+
 }  // namespace
 
 const std::string& LegacyType(const ops::OpSchema& op) {
@@ -65,6 +77,10 @@ std::string GradSlot(const std::string& slot) { return slot + "@GRAD"; }
 std::string GradVarName(const std::string& var) { return var + "@GRAD"; }
 
 const ops::OpSchema* FindSchemaForOpDesc(const OpDesc& op) {
+  // "<forward>_grad" is the gradient desc of <forward>, with the forward's slot and attribute
+  // names, even where a kernel-level op of the schema has that name (batch_norm_grad,
+  // cumprod_grad); those internal ops are never written into programs under their own name.
+  if (FindForwardSchemaForGradDesc(op) != nullptr) return nullptr;
   return FindByLegacyType(op.type(), op);
 }
 
@@ -88,8 +104,13 @@ std::vector<Attribute> SchemaAttrsOf(const ops::OpSchema& schema, const OpDesc& 
       attrs.emplace_back(place);
       continue;
     }
-    const ProtoAttr* stored = op.FindAttr(Renamed(schema.legacy.attrs, attr.name));
-    if (stored != nullptr) {
+    const std::string& legacy_name = Renamed(schema.legacy.attrs, attr.name);
+    const ProtoAttr* stored = op.FindAttr(legacy_name);
+    const ProtoAttr* exact = op.FindAttr("str_value");
+    if (attr.type_index == 11 && legacy_name == "value" && exact != nullptr &&
+        exact->type() == proto::STRING && !exact->s().empty()) {
+      attrs.push_back(ScalarFromString(exact->s(), where));
+    } else if (stored != nullptr) {
       attrs.push_back(FromProtoAttr(*stored, attr.type_index, where));
     } else {
       PD_CHECK(attr.has_default,

@@ -1,5 +1,7 @@
 #include "paddle/framework/op_builder.h"
 
+#include <cstdio>
+
 #include "paddle/common/errors.h"
 #include "paddle/framework/proto_attribute.h"
 
@@ -49,6 +51,27 @@ void PromoteInputs(BlockDesc* block, const ops::OpSchema& op, StaticOpCall* call
     cast_call.attrs = {common};
     var = AppendSchemaOp(block, cast, std::move(cast_call), false, make_name).outputs[0][0];
   }
+}
+
+// fill_constant's `value` attribute is a float; Paddle also writes the exact value as the string
+// `str_value`, which its kernels (and ours, see SchemaAttrsOf) prefer, so float64 and large
+// int64 fills survive the program.
+void WriteStrValue(const ops::OpSchema& op, const std::vector<Attribute>& attrs, OpDesc* desc) {
+  int index = op.FindAttr("value");
+  if (index < 0) return;
+  const auto* value = std::get_if<Scalar>(&attrs[index]);
+  if (value == nullptr) return;
+  char text[32];
+  if (value->is_integral() || value->dtype() == DataType::BOOL) {
+    std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(value->to<int64_t>()));
+  } else {
+    std::snprintf(text, sizeof(text), "%.17g", value->to<double>());
+  }
+  ProtoAttr attr;
+  attr.set_name("str_value");
+  attr.set_type(proto::STRING);
+  attr.set_s(text);
+  desc->SetAttr(std::move(attr));
 }
 
 }  // namespace
@@ -153,6 +176,7 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
   for (const auto& [name, value] : op.legacy.extra_attrs) {
     if (std::optional<ProtoAttr> attr = ToProtoAttr(name, value)) desc->SetAttr(std::move(*attr));
   }
+  if (type == "fill_constant") WriteStrValue(op, call.attrs, desc);
   desc->SetAttr(MakeIntAttr(kOpRoleAttr, static_cast<int>(g_op_role)));
   return result;
 }

@@ -1,5 +1,7 @@
 #include "paddle/framework/schema_op_instruction.h"
 
+#include <algorithm>
+
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/proto_attribute.h"
 #include "paddle/imperative/grad_node.h"
@@ -305,15 +307,24 @@ class GradOpInstruction : public Instruction {
     std::vector<std::vector<Tensor>> outputs(outputs_.size());
     std::vector<std::vector<Tensor>> out_grads(outputs_.size());
     for (size_t k = 0; k < outputs_.size(); ++k) {
-      for (size_t j = 0; j < outputs_[k].size(); ++j) {
-        const std::shared_ptr<DenseTensor>& out = outputs_[k][j]->shared_tensor();
-        outputs[k].push_back(backward_.save_outputs[k] ? Tensor(out) : Tensor());
+      // PaddlePaddle's gradient descs leave out the forward outputs their kernels do not read
+      // (mul_grad, reduce_mean_grad list only Out@GRAD): one entry per gradient then.
+      size_t count = std::max(outputs_[k].size(), out_grads_[k].size());
+      for (size_t j = 0; j < count; ++j) {
+        Variable* out = j < outputs_[k].size() ? outputs_[k][j] : nullptr;
+        outputs[k].push_back(
+            backward_.save_outputs[k] && out != nullptr ? Tensor(out->shared_tensor()) : Tensor());
         Variable* grad = j < out_grads_[k].size() ? out_grads_[k][j] : nullptr;
         if (grad != nullptr && grad->tensor()->initialized()) {
           out_grads[k].emplace_back(grad->shared_tensor());
         } else {
+          PD_CHECK(out != nullptr,
+                   errors::InvalidArgument(where_, ": output ", j, " of slot '",
+                                           LegacyOutputSlot(forward_, k),
+                                           "' has neither a variable nor a gradient"));
           // An output no gradient reaches contributes zeros, as in dygraph.
-          out_grads[k].push_back(ops::full(out->dims().ToVector(), 0, out->dtype(), out->place()));
+          const DenseTensor& o = *out->tensor();
+          out_grads[k].push_back(ops::full(o.dims().ToVector(), 0, o.dtype(), o.place()));
         }
       }
     }

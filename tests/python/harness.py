@@ -159,12 +159,12 @@ def grad_indices(sample):
             if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
 
 
-def _loss_weights(outputs, rng):
+def loss_weights(outputs, rng):
     return [rng.standard_normal(o.shape) if o.dtype in (paddle.float32, paddle.float64) else None
             for o in outputs]
 
 
-def _weighted_sum(outputs, weights):
+def weighted_sum(outputs, weights):
     total = None
     for o, w in zip(outputs, weights):
         if w is None or o.size == 0:
@@ -201,7 +201,7 @@ def check_gradient(info, sample, second_order=False):
     rng = np.random.default_rng(1234)
     base_args = [a.copy() if isinstance(a, np.ndarray) else a for a in sample.args]
     probe = flat_outputs(run_forward(info, sample, "float64"))
-    weights = _loss_weights(probe, rng)
+    weights = loss_weights(probe, rng)
     if info.grad_outputs is not None:
         weights = [w if k in info.grad_outputs else None for k, w in enumerate(weights)]
     direction = [rng.standard_normal(base_args[i].shape) for i in indices]
@@ -211,7 +211,7 @@ def check_gradient(info, sample, second_order=False):
                    for j, a in enumerate(arrays)]
         kwargs = {k: to_paddle(v, "float64") for k, v in sample.kwargs.items()}
         outputs = flat_outputs(info.api(*tensors, **kwargs))
-        return tensors, _weighted_sum(outputs, weights)
+        return tensors, weighted_sum(outputs, weights)
 
     def first_order(arrays, create_graph):
         tensors, loss = build(arrays)

@@ -1229,3 +1229,43 @@ HELPER_OPS = [
 ]
 
 OP_DB += HELPER_OPS
+
+
+# ---------------------------------------------------------------- Paddle's legacy mul
+def legacy_mul(x, y, x_num_col_dims=1, y_num_col_dims=1):
+    return paddle._C_ops.mul(x, y, x_num_col_dims, y_num_col_dims)
+
+
+def np_legacy_mul(x, y, x_num_col_dims=1, y_num_col_dims=1):
+    xs, ys = x.shape, y.shape
+    x2 = x.reshape(int(np.prod(xs[:x_num_col_dims])), int(np.prod(xs[x_num_col_dims:])))
+    y2 = y.reshape(int(np.prod(ys[:y_num_col_dims])), int(np.prod(ys[y_num_col_dims:])))
+    return (x2 @ y2).reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
+
+
+LEGACY_MUL_OPS = [
+    OpInfo("mul", legacy_mul, np_legacy_mul, lambda rng: [
+        Sample([uniform(rng, (3, 4)), uniform(rng, (4, 5))]),
+        Sample([uniform(rng, (2, 3, 4)), uniform(rng, (4, 5))], {"x_num_col_dims": 2}),      # fc, 3-D input
+        Sample([uniform(rng, (2, 3, 4)), uniform(rng, (12, 5))]),                           # x flattened
+        Sample([uniform(rng, (2, 3, 4)), uniform(rng, (4, 3, 5))], {"y_num_col_dims": 2}),  # y flattened
+        Sample([uniform(rng, (2, 3)), uniform(rng, (3, 2, 2))]),                            # y's trailing dims
+        Sample([uniform(rng, (2, 3, 2)), uniform(rng, (12, 3))], {"x_num_col_dims": 0}),    # x as one row
+        Sample([uniform(rng, (0, 4)), uniform(rng, (4, 3))]),                               # no rows
+        Sample([uniform(rng, (3, 0)), uniform(rng, (0, 2))]),                               # empty sum: zeros
+    ], second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros((4, 5))], {}, ValueError, "mul: argument 'y'"),
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros((4, 5))], {"x_num_col_dims": 3}, ValueError,
+                        "mul: argument 'x_num_col_dims'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros((3, 5))], {"x_num_col_dims": -1}, ValueError,
+                        "mul: argument 'x_num_col_dims'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros((3, 5))], {"y_num_col_dims": 2}, ValueError,
+                        "mul: argument 'y_num_col_dims'"),
+            ErrorSample([np.zeros((2, 3)), np.zeros((3,))], {}, ValueError, "mul: argument 'y_num_col_dims'"),
+            ErrorSample([np.zeros((2, 3), "float32"), np.zeros((3, 5))], {}, TypeError,
+                        "mul: argument 'y' has dtype float64"),
+            ErrorSample([[1.0, 2.0], np.zeros((2, 5))], {}, TypeError, "must be a Tensor")]),
+]
+
+OP_DB += LEGACY_MUL_OPS

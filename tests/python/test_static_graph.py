@@ -601,3 +601,27 @@ def test_elementwise_axis_of_older_programs_aligns_y():
         yv = np.array([100.0, 200.0, 300.0], "float32")
         (got,) = paddle.static.Executor().run(main, feed={"x": xv, "y": yv}, fetch_list=[out])
         np.testing.assert_array_equal(got, xv + yv[None, :, None])
+
+
+def test_fill_constant_keeps_exact_values_in_str_value():
+    with static_mode():
+        main, _ = new_programs()
+        with paddle.static.program_guard(main):
+            a = paddle.full([2], 0.1, "float64")
+            b = paddle.full([1], 2 ** 40 + 1, "int64")
+        op = main.global_block().ops[0]
+        assert op.type == "fill_constant" and op.attr("str_value") == "0.10000000000000001"
+        got = paddle.static.Executor().run(main, fetch_list=[a, b])
+        assert got[0][0] == 0.1 and got[1][0] == 2 ** 40 + 1
+
+
+def test_temporaries_do_not_advance_layer_names():
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3])
+            first = paddle.nn.Linear(3, 3)
+            y = paddle.add(first(x), x)
+            second = paddle.nn.Linear(3, 3)
+        assert first.weight.name == "linear_0.w_0" and second.weight.name == "linear_1.w_0"
+        assert y.name == "elementwise_add_1.tmp_0"

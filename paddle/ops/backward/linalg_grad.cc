@@ -1,5 +1,8 @@
-// Backward rule of matmul. 1-D operands are treated as matrices (a row for x, a column for y),
-// and the gradients keep the broadcast batch dims; the engine sums those back to each input.
+// Backward rules of matmul and of Paddle's legacy mul. In matmul's, 1-D operands are treated as
+// matrices (a row for x, a column for y), and the gradients keep the broadcast batch dims; the
+// engine sums those back to each input.
+#include <vector>
+
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/grad_rules.h"
 
@@ -34,6 +37,27 @@ void matmul_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, bool 
       dy = matmul(g, x2, true, transpose_x);  // (op(x2)^T g)^T = g^T op(x2)
     }
     *y_grad = y_vector ? squeeze(dy, {-1}) : dy;
+  }
+}
+
+// Backward rule of Paddle's legacy mul: with x read as the matrix [M, K], y as [K, N] and out as
+// [M, N], dx = out_grad y^T and dy = x^T out_grad, each reshaped back to its input's dims.
+void mul_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, int x_num_col_dims,
+              int y_num_col_dims, Tensor* x_grad, Tensor* y_grad) {
+  auto matrix = [](const Tensor& t, int num_col_dims) {
+    const DDim& d = t.dims();
+    int64_t rows = 1, cols = 1;
+    for (int i = 0; i < d.size(); ++i) (i < num_col_dims ? rows : cols) *= d[i];
+    return std::vector<int64_t>{rows, cols};
+  };
+  std::vector<int64_t> xm = matrix(x, x_num_col_dims);
+  std::vector<int64_t> ym = matrix(y, y_num_col_dims);
+  Tensor g = reshape(out_grad, {xm[0], ym[1]});
+  if (x_grad) {
+    *x_grad = reshape(matmul(g, reshape(y, ym), false, true), x.dims().ToVector());
+  }
+  if (y_grad) {
+    *y_grad = reshape(matmul(reshape(x, xm), g, true, false), y.dims().ToVector());
   }
 }
 

@@ -1,6 +1,7 @@
 #include "paddle/ops/infermeta/batch_norm.h"
 
 #include "paddle/common/errors.h"
+#include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
 
@@ -74,7 +75,7 @@ void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
                             TensorMeta* bias_grad) {
   const int rank = x.dims.size();
   PD_CHECK(
-      out_grad.dims == x.dims,
+      ShapesAgree(out_grad.dims, x.dims),
       errors::InvalidArgument("batch_norm_grad: argument 'out_grad' must have the shape ",
                               x.dims.ToString(), " of 'x', received ", out_grad.dims.ToString()));
   const int64_t channels = x.dims[BatchNormChannelAxis(data_format, rank, "batch_norm_grad")];

@@ -2,6 +2,7 @@
 
 #include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/broadcast.h"
+#include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
 
@@ -55,21 +56,24 @@ void AddNInferMeta(const std::vector<TensorMeta>& inputs, TensorMeta* out) {
   PD_CHECK(!inputs.empty(),
            errors::InvalidArgument("argument 'inputs' must hold at least one tensor"));
   const TensorMeta& first = inputs[0];
+  DDim dims = first.dims;
   for (size_t i = 1; i < inputs.size(); ++i) {
     PD_CHECK(inputs[i].dtype == first.dtype,
              errors::InvalidType("argument 'inputs': inputs[", i, "] has dtype ",
                                  DataTypeName(inputs[i].dtype), ", expected ",
                                  DataTypeName(first.dtype), " like inputs[0]"));
-    PD_CHECK(inputs[i].dims == first.dims,
+    PD_CHECK(ShapesAgree(inputs[i].dims, first.dims),
              errors::InvalidArgument("argument 'inputs': inputs[", i, "] has shape ",
                                      inputs[i].dims.ToString(), ", expected ",
                                      first.dims.ToString(), " like inputs[0]"));
+    dims = MergeShapes(dims, inputs[i].dims);
   }
   *out = first;
+  out->dims = dims;
 }
 
 void IncrementInferMeta(const TensorMeta& x, TensorMeta* out) {
-  PD_CHECK(x.dims.numel() == 1,
+  PD_CHECK(MayHoldOneElement(x.dims),
            errors::InvalidArgument("argument 'x' must hold exactly one element, received shape ",
                                    x.dims.ToString()));
   *out = x;

@@ -9,4 +9,11 @@ namespace paddle {
 void MatmulInferMeta(const TensorMeta& x, const TensorMeta& y, bool transpose_x, bool transpose_y,
                      TensorMeta* out);
 
+// Paddle's legacy `mul` (what paddle.static.nn.fc emits): x is read as the matrix
+// [prod(x.dims[:x_num_col_dims]), prod(x.dims[x_num_col_dims:])], y likewise, and the product has
+// dims x.dims[:x_num_col_dims] + y.dims[y_num_col_dims:]. Unknown (-1) dims pass through; the
+// inner sizes are only compared when both are known.
+void MulInferMeta(const TensorMeta& x, const TensorMeta& y, int x_num_col_dims, int y_num_col_dims,
+                  TensorMeta* out);
+
 }  // namespace paddle

@@ -4,6 +4,7 @@
 
 #include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/broadcast.h"
+#include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
 
@@ -23,6 +24,7 @@ void ReshapeInferMeta(const TensorMeta& x, const std::vector<int64_t>& shape, Te
   std::vector<int64_t> dims(shape);
   int infer = -1;
   int64_t known = 1;
+  int copied_unknown = 0;  // unknown input dims that a 0 carries over to the output
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == -1) {
       PD_CHECK(infer < 0, errors::InvalidArgument("argument 'shape' ", DDim(shape).ToString(),
@@ -35,13 +37,30 @@ void ReshapeInferMeta(const TensorMeta& x, const std::vector<int64_t>& shape, Te
                errors::InvalidArgument("argument 'shape' has 0 at position ", i,
                                        ", but the input has only ", x.dims.size(), " dims"));
       dims[i] = x.dims[i];
+      if (IsUnknown(dims[i])) {
+        ++copied_unknown;
+        continue;
+      }
     }
     PD_CHECK(dims[i] > 0, errors::InvalidArgument("argument 'shape' ", DDim(shape).ToString(),
                                                   " has an invalid entry ", dims[i]));
     known *= dims[i];
   }
-  int64_t numel = x.dims.numel();
-  if (infer >= 0) {
+  // The element count of the input's known dims. Unknown dims that reach the output through a
+  // 0 cancel out, so the sizes still check and the -1 entry is still inferred; any other
+  // unknown input dim leaves the -1 entry unknown and nothing to check.
+  int64_t numel = 1;
+  int unknown = 0;
+  for (int i = 0; i < x.dims.size(); ++i) {
+    if (IsUnknown(x.dims[i])) {
+      ++unknown;
+    } else {
+      numel *= x.dims[i];
+    }
+  }
+  if (unknown > copied_unknown) {
+    if (infer >= 0) dims[infer] = kUnknownDim;
+  } else if (infer >= 0) {
     PD_CHECK(known > 0 && numel % known == 0,
              errors::InvalidArgument("cannot reshape a tensor of shape ", x.dims.ToString(), " (",
                                      numel, " elements) into ", DDim(shape).ToString()));
@@ -87,12 +106,13 @@ void ConcatInferMeta(const std::vector<TensorMeta>& x, int64_t axis, TensorMeta*
                                      " and dtype ", DataTypeName(x[0].dtype), " like x[0]"));
     for (int j = 0; j < rank; ++j) {
       if (j == a) continue;
-      PD_CHECK(d[j] == dims[j], errors::InvalidArgument("x[", i, "] has shape ", d.ToString(),
-                                                        ", which differs "
-                                                        "from x[0]'s ",
-                                                        x[0].dims.ToString(), " outside axis ", a));
+      PD_CHECK(DimsAgree(d[j], dims[j]),
+               errors::InvalidArgument("x[", i, "] has shape ", d.ToString(),
+                                       ", which differs from x[0]'s ", x[0].dims.ToString(),
+                                       " outside axis ", a));
+      if (IsUnknown(dims[j])) dims[j] = d[j];
     }
-    dims[a] += d[a];
+    dims[a] = AddDims(dims[a], d[a]);
   }
   out->dims = dims;
   out->dtype = x[0].dtype;
@@ -105,10 +125,10 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
   std::vector<int64_t> parts;
   if (sections.size() == 1) {
     int64_t n = sections[0];
-    PD_CHECK(n > 0 && size % n == 0,
+    PD_CHECK(n > 0 && (IsUnknown(size) || size % n == 0),
              errors::InvalidArgument("cannot split dimension ", a, " of size ", size, " into ", n,
                                      " equal parts"));
-    parts.assign(n, size / n);
+    parts.assign(n, IsUnknown(size) ? kUnknownDim : size / n);
   } else {
     PD_CHECK(!sections.empty(), errors::InvalidArgument("argument 'num_or_sections' is empty"));
     int infer = -1;
@@ -126,8 +146,8 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
       }
     }
     parts = sections;
-    if (infer >= 0) parts[infer] = size - known;
-    PD_CHECK((infer >= 0 && known <= size) || (infer < 0 && known == size),
+    if (infer >= 0) parts[infer] = IsUnknown(size) ? kUnknownDim : size - known;
+    PD_CHECK(IsUnknown(size) || (infer >= 0 && known <= size) || (infer < 0 && known == size),
              errors::InvalidArgument("the sections ", DDim(sections).ToString(),
                                      " do not add up to the size ", size, " of dimension ", a));
   }
@@ -141,15 +161,17 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
 
 void StackInferMeta(const std::vector<TensorMeta>& x, int32_t axis, TensorMeta* out) {
   PD_CHECK(!x.empty(), errors::InvalidArgument("argument 'x' must hold at least one tensor"));
+  DDim shape = x[0].dims;
   for (size_t i = 1; i < x.size(); ++i) {
-    PD_CHECK(x[i].dims == x[0].dims && x[i].dtype == x[0].dtype,
+    PD_CHECK(ShapesAgree(x[i].dims, shape) && x[i].dtype == x[0].dtype,
              errors::InvalidArgument("x[", i, "] has shape ", x[i].dims.ToString(), " and dtype ",
                                      DataTypeName(x[i].dtype), ", but all inputs must match x[0] (",
                                      x[0].dims.ToString(), ", ", DataTypeName(x[0].dtype), ")"));
+    shape = MergeShapes(shape, x[i].dims);
   }
-  int rank = x[0].dims.size();
+  int rank = shape.size();
   int a = NormalizeAxis(axis, rank + 1, "stack");
-  std::vector<int64_t> dims = x[0].dims.ToVector();
+  std::vector<int64_t> dims = shape.ToVector();
   dims.insert(dims.begin() + a, static_cast<int64_t>(x.size()));
   out->dims = DDim(dims);
   out->dtype = x[0].dtype;
@@ -163,8 +185,9 @@ void SqueezeInferMeta(const TensorMeta& x, const std::vector<int64_t>& axis, Ten
   } else {
     for (int64_t a : axis) {
       int n = NormalizeAxis(a, rank, "squeeze");
-      // As in Paddle, a listed axis whose size is not 1 is left alone.
-      if (rank > 0 && x.dims[n] == 1) drop[n] = true;
+      // As in Paddle, a listed axis whose size is not 1 is left alone; an unknown one is
+      // taken to be 1, as Paddle does when building a program.
+      if (rank > 0 && (x.dims[n] == 1 || IsUnknown(x.dims[n]))) drop[n] = true;
     }
   }
   std::vector<int64_t> dims;
@@ -200,9 +223,7 @@ void FlattenInferMeta(const TensorMeta& x, int32_t start_axis, int32_t stop_axis
                                    ") must not come after 'stop_axis' (", stop_axis, ")"));
   std::vector<int64_t> dims;
   for (int i = 0; i < start; ++i) dims.push_back(x.dims[i]);
-  int64_t merged = 1;
-  for (int i = start; i <= stop; ++i) merged *= x.dims[i];
-  dims.push_back(merged);
+  dims.push_back(KnownNumel(DDim(x.dims.data() + start, stop - start + 1)));
   for (int i = stop + 1; i < rank; ++i) dims.push_back(x.dims[i]);
   out->dims = DDim(dims);
 }
@@ -224,7 +245,9 @@ void ExpandInferMeta(const TensorMeta& x, const std::vector<int64_t>& shape, Ten
                                                     "existing dimension"));
       want = in;
     }
-    PD_CHECK(in == want || in == 1,
+    // An unknown input dim must be 1 or `want` when the program runs: either way it expands to
+    // `want`.
+    PD_CHECK(in == want || in == 1 || IsUnknown(in),
              errors::InvalidArgument("cannot expand shape ", x.dims.ToString(), " to ",
                                      DDim(shape).ToString(), ": dimension ", i, " is ", in,
                                      ", expected 1 or ", want));
@@ -248,6 +271,19 @@ SliceBounds NormalizeSlice(int64_t start, int64_t end, int64_t step, int64_t siz
   return {start, end, step, length};
 }
 
+namespace {
+
+// The length of a slice of a dim of `size`; unknown when the size is.
+int64_t SlicedLength(int64_t start, int64_t end, int64_t step, int64_t size) {
+  if (IsUnknown(size)) {
+    PD_CHECK(step != 0, errors::InvalidArgument("slice step cannot be 0"));
+    return kUnknownDim;
+  }
+  return NormalizeSlice(start, end, step, size).length;
+}
+
+}  // namespace
+
 void SliceInferMeta(const TensorMeta& x, const std::vector<int64_t>& axes,
                     const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
                     const std::vector<int64_t>& decrease_axis, TensorMeta* out) {
@@ -258,15 +294,16 @@ void SliceInferMeta(const TensorMeta& x, const std::vector<int64_t>& axes,
   std::vector<int64_t> dims = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
     int a = NormalizeAxis(axes[i], x.dims.size(), "slice", "axes");
-    dims[a] = NormalizeSlice(starts[i], ends[i], 1, x.dims[a]).length;
+    dims[a] = SlicedLength(starts[i], ends[i], 1, x.dims[a]);
   }
   std::vector<int64_t> kept;
   for (size_t i = 0; i < dims.size(); ++i) {
     bool drop = std::find(decrease_axis.begin(), decrease_axis.end(), static_cast<int64_t>(i)) !=
                 decrease_axis.end();
     if (drop) {
-      PD_CHECK(dims[i] == 1, errors::InvalidArgument("decrease_axis ", i, " has size ", dims[i],
-                                                     " after slicing, expected 1"));
+      PD_CHECK(dims[i] == 1 || IsUnknown(dims[i]),
+               errors::InvalidArgument("decrease_axis ", i, " has size ", dims[i],
+                                       " after slicing, expected 1"));
     } else {
       kept.push_back(dims[i]);
     }
@@ -285,7 +322,7 @@ void StridedSliceInferMeta(const TensorMeta& x, const std::vector<int32_t>& axes
   std::vector<int64_t> dims = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
     int a = NormalizeAxis(axes[i], x.dims.size(), "strided_slice", "axes");
-    dims[a] = NormalizeSlice(starts[i], ends[i], strides[i], x.dims[a]).length;
+    dims[a] = SlicedLength(starts[i], ends[i], strides[i], x.dims[a]);
   }
   out->dims = DDim(dims);
   out->dtype = x.dtype;
@@ -302,11 +339,16 @@ void SetValueInferMeta(const TensorMeta& x, const TensorMeta& values,
   std::vector<int64_t> region = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
     int a = NormalizeAxis(axes[i], x.dims.size(), "set_value", "axes");
-    region[a] = NormalizeSlice(starts[i], ends[i], steps[i], x.dims[a]).length;
+    region[a] = SlicedLength(starts[i], ends[i], steps[i], x.dims[a]);
   }
   DDim target(region);
-  DDim broadcast = funcs::BroadcastShape(target, values.dims, "");
-  PD_CHECK(broadcast == target,
+  // The value broadcasts to the region: each of its dims is 1 or the region's.
+  bool fits = values.dims.size() <= target.size();
+  for (int i = 1; fits && i <= values.dims.size(); ++i) {
+    int64_t v = values.dims[values.dims.size() - i];
+    fits = v == 1 || DimsAgree(v, target[target.size() - i]);
+  }
+  PD_CHECK(fits,
            errors::InvalidArgument("the value of shape ", values.dims.ToString(),
                                    " cannot be assigned to a region of shape ", target.ToString()));
   *out = x;
@@ -346,7 +388,7 @@ void IndexAddInferMeta(const TensorMeta& x, const TensorMeta& index, const Tenso
   TensorMeta selected;
   IndexSelectInferMeta(x, index, axis, &selected);
   PD_CHECK(
-      selected.dims == add_value.dims,
+      ShapesAgree(selected.dims, add_value.dims),
       errors::InvalidArgument("argument 'add_value' must have shape ", selected.dims.ToString(),
                               ", received ", add_value.dims.ToString()));
   *out = x;
@@ -357,6 +399,11 @@ void GatherNdInferMeta(const TensorMeta& x, const TensorMeta& index, TensorMeta*
   int irank = index.dims.size();
   PD_CHECK(irank >= 1, errors::InvalidArgument("argument 'index' must have at least one dim"));
   int64_t depth = index.dims[irank - 1];
+  // The result's rank depends on it.
+  PD_CHECK(!IsUnknown(depth), errors::InvalidArgument("the last dim of 'index' must be known "
+                                                      "when the program is built, received "
+                                                      "shape ",
+                                                      index.dims.ToString()));
   PD_CHECK(depth <= x.dims.size(), errors::InvalidArgument("the last dim of 'index' (", depth,
                                                            ") exceeds the rank of "
                                                            "'x' (",
@@ -372,7 +419,7 @@ void ScatterNdAddInferMeta(const TensorMeta& x, const TensorMeta& index, const T
                            TensorMeta* out) {
   TensorMeta gathered;
   GatherNdInferMeta(x, index, &gathered);
-  PD_CHECK(gathered.dims == updates.dims,
+  PD_CHECK(ShapesAgree(gathered.dims, updates.dims),
            errors::InvalidArgument("argument 'updates' must have shape ", gathered.dims.ToString(),
                                    ", received ", updates.dims.ToString()));
   *out = x;
@@ -393,7 +440,7 @@ void MaskedScatterInferMeta(const TensorMeta& x, const TensorMeta& mask, const T
            errors::InvalidArgument("argument 'mask' must be a bool tensor, received ",
                                    DataTypeName(mask.dtype)));
   DDim dims = funcs::BroadcastShape(x.dims, mask.dims, "");
-  PD_CHECK(dims == x.dims,
+  PD_CHECK(ShapesAgree(dims, x.dims),
            errors::InvalidArgument("argument 'mask' of shape ", mask.dims.ToString(),
                                    " must broadcast to x's shape ", x.dims.ToString()));
   *out = x;

@@ -1,6 +1,7 @@
 #include "paddle/ops/infermeta/optimizer.h"
 
 #include "paddle/common/errors.h"
+#include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
 
@@ -10,22 +11,6 @@ bool Is16BitFloat(DataType dtype) {
   return dtype == DataType::FLOAT16 || dtype == DataType::BFLOAT16;
 }
 
-// Shapes agree where both are known (static graphs may leave a dim at -1).
-bool SameShape(const DDim& a, const DDim& b) {
-  if (a.size() != b.size()) return false;
-  for (int i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i] && a[i] != -1 && b[i] != -1) return false;
-  }
-  return true;
-}
-
-bool MaybeOneElement(const DDim& dims) {
-  for (int i = 0; i < dims.size(); ++i) {
-    if (dims[i] != 1 && dims[i] != -1) return false;
-  }
-  return true;
-}
-
 void CheckParam(const TensorMeta& param) {
   PD_CHECK(IsFloating(param.dtype),
            errors::InvalidType("argument 'param' must be a floating-point tensor, received ",
@@ -33,7 +18,7 @@ void CheckParam(const TensorMeta& param) {
 }
 
 void CheckLikeParam(const TensorMeta& param, const TensorMeta& x, const char* name) {
-  PD_CHECK(SameShape(x.dims, param.dims),
+  PD_CHECK(ShapesAgree(x.dims, param.dims),
            errors::InvalidArgument("argument '", name, "' has shape ", x.dims.ToString(),
                                    ", which differs from the shape ", param.dims.ToString(),
                                    " of 'param'"));
@@ -62,7 +47,7 @@ void CheckState(const TensorMeta& param, const TensorMeta& state, const char* na
 
 // learning_rate, beta1_pow, beta2_pow: one floating-point element.
 void CheckScalarTensor(const TensorMeta& x, const char* name) {
-  PD_CHECK(MaybeOneElement(x.dims),
+  PD_CHECK(MayHoldOneElement(x.dims),
            errors::InvalidArgument("argument '", name, "' must hold one element, received shape ",
                                    x.dims.ToString()));
   PD_CHECK(IsFloating(x.dtype),
@@ -142,7 +127,7 @@ void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tensor
   CheckScalarTensor(beta2_pow, "beta2_pow");
   CheckMasterParam(param, master_param, master_param_out);
   if (skip_update != nullptr) {
-    PD_CHECK(MaybeOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
+    PD_CHECK(MayHoldOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
              errors::InvalidArgument("argument 'skip_update' must be a bool tensor of one "
                                      "element, received ",
                                      DataTypeName(skip_update->dtype), " of shape ",

@@ -64,7 +64,7 @@ void ArgMinMaxInferMeta(const TensorMeta& x, int64_t axis, bool keepdim, bool fl
     return;
   }
   int a = NormalizeAxis(axis, x.dims.size(), "argmax/argmin");
-  PD_CHECK(x.dims.size() == 0 || x.dims[a] > 0,
+  PD_CHECK(x.dims.size() == 0 || x.dims[a] != 0,
            errors::InvalidArgument("cannot take argmax/argmin over an empty dimension ", a,
                                    " of shape ", x.dims.ToString()));
   out->dims =

@@ -1,6 +1,7 @@
 #include "paddle/ops/infermeta/search.h"
 
 #include "paddle/common/errors.h"
+#include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
 
@@ -16,7 +17,7 @@ void CheckIndicesLike(const TensorMeta& arr, const TensorMeta& indices, int axis
            errors::InvalidArgument(op, ": argument 'indices' must have the rank of 'arr' (",
                                    arr.dims.size(), "), received shape ", indices.dims.ToString()));
   for (int i = 0; i < arr.dims.size(); ++i) {
-    PD_CHECK(i == axis || indices.dims[i] <= arr.dims[i],
+    PD_CHECK(i == axis || indices.dims[i] <= arr.dims[i] || IsUnknown(arr.dims[i]),
              errors::InvalidArgument(op, ": argument 'indices' of shape ", indices.dims.ToString(),
                                      " is larger than 'arr' of shape ", arr.dims.ToString(),
                                      " at dimension ", i));
@@ -43,7 +44,7 @@ void PutAlongAxisInferMeta(const TensorMeta& arr, const TensorMeta& indices,
                                    "'mul' or 'multiply', received '",
                                    reduce, "'"));
   PD_CHECK(
-      values.dims == indices.dims,
+      ShapesAgree(values.dims, indices.dims),
       errors::InvalidArgument("put_along_axis: argument 'values' of shape ", values.dims.ToString(),
                               " must have the shape of 'indices' ", indices.dims.ToString()));
   PD_CHECK(
@@ -60,7 +61,7 @@ void TopkInferMeta(const TensorMeta& x, const Scalar& k, int32_t axis, bool larg
   int a = NormalizeAxis(axis, x.dims.size(), "topk");
   int64_t size = x.dims.size() == 0 ? 1 : x.dims[a];
   int64_t kv = k.to<int64_t>();
-  PD_CHECK(kv >= 0 && kv <= size,
+  PD_CHECK(kv >= 0 && (kv <= size || IsUnknown(size)),
            errors::InvalidArgument("topk: argument 'k' expected to be in range [0, ", size,
                                    "] (the size of dimension ", a, " of shape ", x.dims.ToString(),
                                    "), received ", kv));
@@ -85,7 +86,7 @@ void CumsumInferMeta(const TensorMeta& x, const Scalar& axis, bool flatten, bool
                      bool reverse, TensorMeta* out) {
   out->dtype = x.dtype;
   if (flatten) {
-    out->dims = DDim(std::vector<int64_t>{x.dims.numel()});
+    out->dims = DDim(std::vector<int64_t>{KnownNumel(x.dims)});
     return;
   }
   NormalizeAxis(axis.to<int64_t>(), x.dims.size(), "cumsum");

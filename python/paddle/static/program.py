@@ -31,9 +31,13 @@ OP_ROLE_OPTIMIZE = 2
 OP_ROLE_LOSS = 256
 
 
+_TMP_KEY_PREFIX = "@tmp@"
+
+
 def _unique_tmp_name(key):
-    """The name of an op's new output, "<op type>_<n>.tmp_0" as in Paddle."""
-    return unique_name.generate(key) + ".tmp_0"
+    """The name of an op's new output, "<op type>_<n>.tmp_0" as in Paddle. Temporaries count
+    under their own keys, so they do not advance the counters that name layers."""
+    return unique_name.generate(_TMP_KEY_PREFIX + key)[len(_TMP_KEY_PREFIX):] + ".tmp_0"
 
 
 class Variable(Tensor):

@@ -13,9 +13,10 @@ __all__ = ["to_tensor", "full", "full_like", "zeros", "zeros_like", "ones", "one
            "empty", "empty_like", "arange", "linspace", "eye", "assign", "clone"]
 
 
-def _infer_numpy(data):
-    """NumPy array for `data`, with Paddle's defaults: Python floats become the default float
-    dtype, Python ints int64, Python bools bool."""
+def _infer_numpy(data, dtype=None):
+    """NumPy array for `data`, with Paddle's defaults when no `dtype` is asked for: Python
+    floats become the default float dtype, Python ints int64, Python bools bool. With a dtype,
+    Python floats stay float64 until cast to it, so float64 data keeps its precision."""
     if isinstance(data, np.ndarray):
         if data.dtype.kind not in "biuf" or data.dtype in (np.uint32, np.uint64):
             raise TypeError(f"to_tensor(): cannot convert a NumPy array of dtype {data.dtype}")
@@ -30,7 +31,7 @@ def _infer_numpy(data):
     else:
         raise TypeError(f"to_tensor(): cannot convert data of type {type(data).__name__}; "
                         f"expected a scalar, list, tuple, numpy.ndarray or Tensor")
-    if array.dtype == np.float64:
+    if array.dtype == np.float64 and dtype is None:
         array = array.astype(to_numpy_dtype(default_float_dtype()))
     elif array.dtype.kind in "iu" and array.dtype != np.uint8:
         array = array.astype(np.int64)
@@ -41,14 +42,19 @@ def _infer_numpy(data):
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Creates a tensor holding a copy of `data` (a scalar, a nested list, a NumPy array or a
-    Tensor) on `place` (default: the current device)."""
+    Tensor) on `place` (default: the current device). In static mode the result is a constant
+    of the program (see _static_constant)."""
     place = _resolve_place(place)
+    if libpaddle._in_static_mode():
+        result = _static_constant(data, dtype, place)
+        result.stop_gradient = stop_gradient
+        return result
     if isinstance(data, Tensor):
         result = data.detach()._copy_to(place)
         if dtype is not None and result.dtype != convert_dtype(dtype):
             result = _C_ops.cast(result, convert_dtype(dtype))
     else:
-        array = _infer_numpy(data)
+        array = _infer_numpy(data, dtype)
         target = None if dtype is None else convert_dtype(dtype)
         if array.dtype == np.uint16 and target in (None, libpaddle.DataType.BFLOAT16):
             # Paddle stores bfloat16 as uint16 bit patterns (numpy() returns them that way).
@@ -64,6 +70,34 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
             result = libpaddle._tensor_from_numpy(array, place)
     result.stop_gradient = stop_gradient
     return result
+
+
+def _static_constant(data, dtype, place):
+    """`data` as a variable of the current program: a copy of a static Variable, else a
+    constant of an `assign_value` op, which holds the values as attributes, as Paddle's static
+    to_tensor and assign do. Its double values keep float64 data exact, where a 0-d constant
+    from `fill_constant` would round to its float attribute."""
+    from ..static.program import Variable
+    target = None if dtype is None else convert_dtype(dtype)
+    if isinstance(data, Variable):
+        if target is not None and data.dtype != target:
+            return _C_ops.cast(data, target)
+        return _C_ops.assign(data)
+    bfloat16 = libpaddle.DataType.BFLOAT16
+    if isinstance(data, Tensor):
+        array, source = data.numpy(), data.dtype
+    else:
+        array = _infer_numpy(data, dtype)
+        # A uint16 array holds bfloat16 bit patterns unless another dtype is asked for.
+        source = bfloat16 if array.dtype == np.uint16 and target in (None, bfloat16) else None
+    if source == bfloat16:
+        # assign_value takes the float32 values of the bit patterns and rounds them back exactly.
+        array = (array.astype(np.uint32) << 16).view(np.float32)
+    if target is None:
+        target = source if source is not None else convert_dtype(array.dtype)
+    if target != bfloat16:
+        array = array.astype(to_numpy_dtype(target), copy=False)
+    return _C_ops.assign_value(list(array.shape), target, array.reshape(-1).tolist(), place)
 
 
 def _shape(shape, api):
@@ -149,6 +183,8 @@ def _assign_array(data):
 def assign(x, output=None):
     """Copies `x` (a Tensor, NumPy array, list, tuple or scalar) into a new tensor, or into
     `output`, which then has x's shape and dtype."""
+    if libpaddle._in_static_mode():
+        return _static_assign(x, output)
     value = x if isinstance(x, Tensor) else to_tensor(_assign_array(x))
     if output is None:
         return _C_ops.assign(value) if value is x else value
@@ -169,6 +205,27 @@ def assign(x, output=None):
     else:
         # As in Paddle, output takes x's shape and dtype.
         output._share_data_from(_C_ops.assign(value) if value is x else value)
+    return output
+
+
+def _static_assign(x, output):
+    """assign in static mode: data that is not a Variable of the program becomes a constant;
+    with `output`, an `assign` op writes the value into that variable, as in Paddle."""
+    from ..static.program import Variable, default_main_program
+    if isinstance(x, Variable):
+        value = x
+    else:
+        value = to_tensor(x if isinstance(x, Tensor) else _assign_array(x))
+    if output is None:
+        return _C_ops.assign(value) if value is x else value
+    if not isinstance(output, Variable):
+        raise TypeError(f"assign(): in static mode 'output' must be a static Variable, not "
+                        f"{type(output).__name__}")
+    if output is not value:
+        block = default_main_program().current_block()
+        block.append_op("assign", inputs={"X": [value]}, outputs={"Out": [output]})
+        output.desc.set_dtype(value.dtype)
+        output.desc.set_shape(value.shape)
     return output
 
 

@@ -1,6 +1,7 @@
 """Tensor.__getitem__ and __setitem__ with NumPy's rules, built from slice, strided_slice,
 squeeze/unsqueeze, index_select, gather_nd, masked_select and set_value_with_tensor."""
 import numbers
+import sys
 
 import numpy as np
 
@@ -95,8 +96,17 @@ def _expand_none(x, items):
     return x, out
 
 
+# Slice bounds past either end of any dim; the slice ops clamp them to the dim's size.
+_PAST_END = sys.maxsize
+_BEFORE_START = -sys.maxsize
+
+
 def _bounds(item, size, dim):
-    """(start, stop, step) of an int or slice index on a dim of `size`; ints must be in range."""
+    """(start, stop, step) of an int or slice index on a dim of `size`; ints must be in range.
+    In a static program the size may be unknown (-1): the bounds then stay relative (negative
+    ones count from the end, as the slice ops read them) and ints cannot be checked."""
+    if size < 0:
+        return _unknown_size_bounds(item)
     if isinstance(item, int):
         if not -size <= item < size:
             raise _index_error(f"index {item} is out of bounds for axis {dim} with size {size}")
@@ -107,6 +117,17 @@ def _bounds(item, size, dim):
         raise _index_error("slice step cannot be zero")
     start = (0 if step > 0 else size - 1) if item.start is None else int(item.start)
     stop = (size if step > 0 else -size - 1) if item.stop is None else int(item.stop)
+    return start, stop, step
+
+
+def _unknown_size_bounds(item):
+    if isinstance(item, int):
+        return item, (item + 1 if item != -1 else _PAST_END), 1
+    step = 1 if item.step is None else int(item.step)
+    if step == 0:
+        raise _index_error("slice step cannot be zero")
+    start = (0 if step > 0 else -1) if item.start is None else int(item.start)
+    stop = (_PAST_END if step > 0 else _BEFORE_START) if item.stop is None else int(item.stop)
     return start, stop, step
 
 
@@ -121,7 +142,7 @@ def _basic(x, items):
             start, stop, step = _bounds(item, size, dim)
             if isinstance(item, int):
                 decrease.append(dim)
-            if not (start == 0 and stop >= size and step == 1):
+            if not (start == 0 and step == 1 and stop >= (size if size >= 0 else _PAST_END)):
                 axes.append(dim), starts.append(start), ends.append(stop), steps.append(step)
             dim += 1
         else:  # a tensor index
@@ -133,8 +154,8 @@ def _basic(x, items):
         else:
             x = _C_ops.strided_slice(x, axes, starts, ends, steps)
     if decrease:
-        shape = [d for i, d in enumerate(x.shape) if i not in decrease]
-        x = _C_ops.reshape(x, shape)
+        # Each int index left a dim of size 1 (unknown in a static program with unknown dims).
+        x = _C_ops.squeeze(x, decrease)
         advanced = [(d - sum(1 for r in decrease if r < d), t) for d, t in advanced]
     return x, advanced
 
@@ -173,7 +194,10 @@ def _advanced(x, advanced):
 
 
 def _wrap_negative(index, size):
-    """Negative indices count from the end, as in NumPy."""
+    """Negative indices count from the end, as in NumPy. On a dim of unknown size (a static
+    program's) they are left to the op, which rejects them."""
+    if size < 0:
+        return index
     from .math import _as_tensor
     zero = _as_tensor(0, index, "index", "zero")
     return _C_ops.where(_C_ops.less_than(index, zero),
@@ -182,7 +206,9 @@ def _wrap_negative(index, size):
 
 def _bool_index(x, dim, mask):
     mask_rank = max(len(mask.shape), 1)
-    if list(mask.shape) != list(x.shape[dim:dim + len(mask.shape)]):
+    indexed = x.shape[dim:dim + len(mask.shape)]
+    if len(indexed) != len(mask.shape) or any(
+            m != d and m >= 0 and d >= 0 for m, d in zip(mask.shape, indexed)):
         raise _index_error(f"the boolean index of shape {mask.shape} does not match the indexed "
                            f"dims {x.shape[dim:dim + mask_rank]} of the tensor of shape {x.shape}")
     if dim == 0 and len(mask.shape) == len(x.shape):

@@ -54,9 +54,9 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    from .creation import to_tensor
-    close = isclose(x, y, rtol, atol, equal_nan)
-    return to_tensor(bool(close.numpy().all()))
+    """A 0-d bool tensor: whether isclose holds everywhere (an op, so it also builds in a static
+    program)."""
+    return _C_ops.all(isclose(x, y, rtol, atol, equal_nan), [], False)
 
 
 def is_tensor(x):

@@ -124,6 +124,8 @@ def tile(x, repeat_times, name=None):
     rank = max(len(shape), len(repeats))
     shape = [1] * (rank - len(shape)) + shape
     repeats = [1] * (rank - len(repeats)) + repeats
+    if any(d < 0 for d in shape):
+        return _tile_unknown_dims(x, repeats, rank)
     # Interleave a broadcast axis before each dim, expand it, and merge the pairs.
     interleaved = []
     for d in shape:
@@ -133,6 +135,18 @@ def tile(x, repeat_times, name=None):
         expanded += [r, d]
     out = expand(reshape(x, interleaved), expanded)
     return reshape(out, [r * d for r, d in zip(repeats, shape)])
+
+
+def _tile_unknown_dims(x, repeats, rank):
+    """tile for a static program's x with unknown dims: the same broadcast axes, inserted by
+    unsqueeze and merged by flatten, which keep unknown dims unknown."""
+    if len(x.shape) < rank:
+        x = unsqueeze(x, list(range(rank - len(x.shape))))
+    out = unsqueeze(x, [2 * i for i in range(rank)])
+    out = expand(out, [size for r in repeats for size in (r, -1)])
+    for i in range(rank):
+        out = flatten(out, i, i + 1)
+    return out
 
 
 def slice(input, axes, starts, ends):

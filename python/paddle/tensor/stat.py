@@ -17,7 +17,15 @@ def mean(x, axis=None, keepdim=False, name=None):
 def numel(x, name=None):
     """The number of elements of x, as a 0-d int64 tensor."""
     check_tensor(x, "numel")
+    if x.size < 0:
+        # A static program's x with unknown dims: count its elements when the program runs.
+        return _count(x, [], False, libpaddle.DataType.INT64)
     return _C_ops.full([], int(x.size), "int64", x.place)
+
+
+def _count(x, axes, keepdim, dtype):
+    """The number of elements of x over `axes` (all when empty), computed by ops."""
+    return _C_ops.sum(_C_ops.full_like(x, 1, dtype), axes, dtype, keepdim)
 
 
 def _float_input(x, api):
@@ -41,12 +49,17 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1):
                 raise IndexError(f"var(): argument 'axis' expected to be in range "
                                  f"[{-max(rank, 1)}, {max(rank, 1)}) for a tensor of rank "
                                  f"{rank}, but received {a}")
-            n *= x.shape[a] if rank else 1
+            n = -1 if n < 0 or (rank and x.shape[a] < 0) else n * (x.shape[a] if rank else 1)
     else:
         n = int(x.size)
     centred = _C_ops.subtract(x, _C_ops.mean(x, axes, True))
     squares = _C_ops.sum(_C_ops.multiply(centred, centred), axes, libpaddle.DataType.UNDEFINED,
                          keepdim)
+    if n < 0:
+        # A static program's x with unknown reduced dims: divide by the count when it runs;
+        # a count of at most ddof divides by 0, giving NaN or inf like the scale below.
+        count = _C_ops.scale(_count(x, axes, keepdim, x.dtype), 1.0, -float(ddof), True)
+        return _C_ops.divide(squares, _C_ops.maximum(count, _C_ops.full_like(count, 0, x.dtype)))
     divisor = n - ddof
     return _C_ops.scale(squares, 1.0 / divisor if divisor > 0 else math.inf, 0.0, True)
 

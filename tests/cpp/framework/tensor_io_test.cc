@@ -243,8 +243,9 @@ TEST(TensorIOTest, RejectsUnparsableDescs) {
   // data_type is a required field.
   record.desc = "";
   ExpectMalformed(record.Bytes(), "has no data_type");
-  // A number outside the enum leaves the required field unset, as in Paddle's parser.
-  record.desc = Desc(99, {2});
+  // A number outside the enum leaves the required field unset, as in Paddle's parser. The bytes
+  // are spelled out: converting 99 to the enum type would be undefined behaviour.
+  record.desc = std::string("\x08\x63\x10\x02", 4);  // data_type = 99, dims = [2]
   ExpectMalformed(record.Bytes(), "has no data_type");
 }
 

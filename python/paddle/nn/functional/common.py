@@ -48,6 +48,10 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
         axes = [a % rank for a in axes]
         mask_shape = [d if i in axes else 1 for i, d in enumerate(x.shape)]
+    if any(d < 0 for d in mask_shape):
+        raise NotImplementedError(
+            f"dropout(): the mask is drawn by a uniform op of fixed shape, so in a static "
+            f"program the dims of x it covers must be known; received x of shape {x.shape}")
     # Keep an element when its uniform draw is >= p (Paddle's rule), then scale.
     draw_dtype = x.dtype if x.dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
     draw = _C_ops.uniform(mask_shape, draw_dtype, 0.0, 1.0, 0, x.place)

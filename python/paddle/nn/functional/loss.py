@@ -148,8 +148,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     input_dims = len(input.shape)
     if input_dims < 2:
         raise ValueError(f"Expected 2 or more dimensions (got {input_dims})")
-    if list(label.shape) != [input.shape[0]] + list(input.shape[2:]):
-        raise ValueError(f"Expected label of shape {[input.shape[0]] + list(input.shape[2:])} "
+    expected = [input.shape[0]] + list(input.shape[2:])
+    if len(label.shape) != len(expected) or any(
+            d != e and d >= 0 and e >= 0 for d, e in zip(label.shape, expected)):
+        raise ValueError(f"Expected label of shape {expected} "
                          f"for input of shape {list(input.shape)}, but received "
                          f"{list(label.shape)}")
     dtype = input.dtype

@@ -3,6 +3,7 @@ import math
 import numbers
 
 from ... import _C_ops
+from ...base import libpaddle
 from ...tensor import math as _math
 from ...tensor._helpers import check_tensor
 
@@ -60,8 +61,13 @@ _BATCH_NORM_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 def _batch_norm(x, running_mean, running_var, weight, bias, is_test, momentum, epsilon,
                 data_format, use_global_stats, trainable_statistics):
     """The batch_norm op with Paddle's attributes; writes the updated statistics into
-    running_mean and running_var (the op returns them as new tensors, so the buffers keep
-    stop_gradient and stay out of the autograd graph)."""
+    running_mean and running_var. In dygraph the op returns them as new tensors, copied in
+    afterwards, so the buffers keep stop_gradient and stay out of the autograd graph; a static
+    program has no buffers to copy into, so there the op writes them in place, as in Paddle."""
+    if libpaddle._in_static_mode():
+        return _C_ops.batch_norm_(
+            x, running_mean, running_var, weight, bias, bool(is_test), float(momentum),
+            float(epsilon), data_format, bool(use_global_stats), bool(trainable_statistics))[0]
     out, mean_out, variance_out, _, _, _ = _C_ops.batch_norm(
         x, running_mean, running_var, weight, bias, bool(is_test), float(momentum),
         float(epsilon), data_format, bool(use_global_stats), bool(trainable_statistics))

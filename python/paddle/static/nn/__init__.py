@@ -1,1 +1,2 @@
 """paddle.static.nn: layers as functions that create their parameters in the program."""
+from .common import batch_norm, embedding, fc  # noqa: F401
