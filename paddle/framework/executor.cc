@@ -155,4 +155,9 @@ void Executor::Run(PreparedBlock* prepared, Scope* scope) {
   gc.Flush();
 }
 
+void Executor::RunInStepScope(PreparedBlock* prepared, Scope* scope) {
+  prepared->bound_scope_ = nullptr;
+  Run(prepared, scope);
+}
+
 }  // namespace paddle::framework

@@ -58,6 +58,9 @@ class Executor {
   // Creates the block's variables in `scope` where missing, binds (when `scope` changed) and
   // runs every instruction.
   void Run(PreparedBlock* prepared, Scope* scope);
+  // Run for a scope a control-flow op made for one run or loop step of its sub-block: binds
+  // afresh every time, since such a scope may sit at the address of one freed earlier.
+  void RunInStepScope(PreparedBlock* prepared, Scope* scope);
 
  private:
   Place place_;

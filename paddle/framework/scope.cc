@@ -40,6 +40,10 @@ Scope& Scope::NewScope() {
   return *kids_.back();
 }
 
+void Scope::DeleteScope(Scope* kid) {
+  kids_.remove_if([kid](const std::unique_ptr<Scope>& s) { return s.get() == kid; });
+}
+
 void Scope::DropKids() { kids_.clear(); }
 
 }  // namespace paddle::framework

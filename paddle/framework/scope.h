@@ -13,6 +13,8 @@
 
 namespace paddle::framework {
 
+class Scope;
+
 // One variable's value: a dense tensor or a list of them (feed/fetch lists, tensor arrays).
 // The tensor object lives as long as the variable, so prepared ops keep pointers to it; garbage
 // collection releases only its storage.
@@ -25,11 +27,15 @@ class Variable {
   DenseTensor* tensor() { return tensor_.get(); }
   const std::shared_ptr<DenseTensor>& shared_tensor() const { return tensor_; }
   std::vector<DenseTensor>* tensor_list() { return &list_; }
+  // A STEP_SCOPES variable's value: the child scopes a control-flow op ran its sub-block in,
+  // kept for its gradient op. Their parent scope owns them.
+  std::vector<Scope*>* step_scopes() { return &step_scopes_; }
 
  private:
   VarKind kind_ = proto::VarType::DENSE_TENSOR;
   std::shared_ptr<DenseTensor> tensor_;
   std::vector<DenseTensor> list_;
+  std::vector<Scope*> step_scopes_;
 };
 
 class Scope {
@@ -47,6 +53,8 @@ class Scope {
   std::vector<std::string> LocalVarNames() const;
 
   Scope& NewScope();
+  // Destroys `kid`, a scope this scope's NewScope made.
+  void DeleteScope(Scope* kid);
   void DropKids();
   const Scope* parent() const { return parent_; }
 

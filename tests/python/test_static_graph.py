@@ -625,3 +625,20 @@ def test_temporaries_do_not_advance_layer_names():
             second = paddle.nn.Linear(3, 3)
         assert first.weight.name == "linear_0.w_0" and second.weight.name == "linear_1.w_0"
         assert y.name == "elementwise_add_1.tmp_0"
+
+
+def test_promotion_casts_are_recorded_in_program_order():
+    with static_mode():
+        main, _ = new_programs()
+        with paddle.static.program_guard(main):
+            a = paddle.static.data("a", [2], "float32")
+            b = paddle.static.data("b", [2], "float64")
+            c = paddle.add(a, b)
+            out = main.global_block().create_var(name="out", shape=[2], dtype="float64")
+            paddle.assign(c, out)
+        types = [op.type for op in main.global_block().ops]
+        assert types == ["cast", "elementwise_add", "assign"]
+        assert types == [main.desc.block(0).op(i).type() for i in range(3)]
+        got = paddle.static.Executor().run(
+            main, feed={"a": np.ones(2, "float32"), "b": np.ones(2)}, fetch_list=[out])
+        np.testing.assert_array_equal(got[0], [2.0, 2.0])

@@ -389,8 +389,10 @@ class Block:
 
     def _register_appended_op(self, op_desc, outputs):
         """Called by the op API in static mode after it appended `op_desc`: wraps the op and
-        its new outputs (one list per output slot, None for an absent one)."""
-        self.ops.append(Operator(self, op_desc))
+        its new outputs (one list per output slot, None for an absent one). Ops C++ appended
+        before it (the casts of type promotion) are wrapped too, in program order."""
+        for i in range(len(self.ops), self.desc.op_size()):
+            self.ops.append(Operator(self, self.desc.op(i)))
         wrapped = []
         for slot in outputs:
             wrapped.append([None if d is None else self._wrap_desc(d) for d in slot])
