@@ -126,12 +126,13 @@ std::ifstream OpenForReading(const std::string& path) {
 
 // Paddle's loaders reject bytes after the last expected record: they mean the file was written
 // for a different model (more variables, or larger ones).
-void CheckAtEnd(std::istream& in, const std::string& path, const std::string& after) {
+// `source` names the file ("file 'x.pdiparams'") or the bytes read.
+void CheckAtEnd(std::istream& in, const std::string& source, const std::string& after) {
   if (in.peek() == std::char_traits<char>::eof()) return;
   std::optional<uint64_t> extra = RemainingBytes(in);
   PD_THROW(errors::InvalidArgument(
-      "file '", path, "' has ", extra ? std::to_string(*extra) : std::string("more"),
-      " extra bytes after ", after, "; it does not match the model it is loaded for"));
+      source, " has ", extra ? std::to_string(*extra) : std::string("more"), " extra bytes after ",
+      after, "; it does not match the model it is loaded for"));
 }
 
 // Writes through `write` into a temporary file beside `path` and renames it onto `path` once it
@@ -262,18 +263,23 @@ void SaveCombine(const std::string& path,
   });
 }
 
-std::vector<DenseTensor> LoadCombine(const std::string& path,
-                                     const std::vector<std::string>& names) {
-  std::ifstream in = OpenForReading(path);
+std::vector<DenseTensor> DeserializeCombine(std::istream& in, const std::vector<std::string>& names,
+                                            const std::string& source) {
   std::vector<DenseTensor> tensors;
   tensors.reserve(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    tensors.push_back(
-        DeserializeDenseTensor(in, errors::Concat("file '", path, "', variable '", names[i], "' (",
-                                                  i + 1, " of ", names.size(), ")")));
+    tensors.push_back(DeserializeDenseTensor(
+        in,
+        errors::Concat(source, ", variable '", names[i], "' (", i + 1, " of ", names.size(), ")")));
   }
-  CheckAtEnd(in, path, errors::Concat("the last of the ", names.size(), " variables"));
+  CheckAtEnd(in, source, errors::Concat("the last of the ", names.size(), " variables"));
   return tensors;
+}
+
+std::vector<DenseTensor> LoadCombine(const std::string& path,
+                                     const std::vector<std::string>& names) {
+  std::ifstream in = OpenForReading(path);
+  return DeserializeCombine(in, names, errors::Concat("file '", path, "'"));
 }
 
 void SaveDenseTensor(const std::string& path, const DenseTensor& t) {
@@ -282,8 +288,9 @@ void SaveDenseTensor(const std::string& path, const DenseTensor& t) {
 
 DenseTensor LoadDenseTensor(const std::string& path) {
   std::ifstream in = OpenForReading(path);
-  DenseTensor t = DeserializeDenseTensor(in, errors::Concat("file '", path, "'"));
-  CheckAtEnd(in, path, "the tensor");
+  std::string source = errors::Concat("file '", path, "'");
+  DenseTensor t = DeserializeDenseTensor(in, source);
+  CheckAtEnd(in, source, "the tensor");
   return t;
 }
 

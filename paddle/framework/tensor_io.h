@@ -29,6 +29,11 @@ DenseTensor DeserializeDenseTensor(std::istream& in, const std::string& what);
 void SaveCombine(const std::string& path,
                  const std::vector<std::pair<std::string, const DenseTensor*>>& vars);
 
+// Reads one record per name, in order; the stream must end after the last one. Errors name
+// `source` (the file or bytes read) and the variable.
+std::vector<DenseTensor> DeserializeCombine(std::istream& in, const std::vector<std::string>& names,
+                                            const std::string& source);
+
 // Reads one record per name, in order; the file must end after the last one. A missing file
 // raises NotFound.
 std::vector<DenseTensor> LoadCombine(const std::string& path,

@@ -84,6 +84,21 @@ void BindTensorIO(py::module_& m) {
       py::arg("tensor"));
 
   m.def(
+      "_deserialize_combine",
+      [](const py::bytes& data, const std::vector<std::string>& names, const std::string& source) {
+        char* bytes = nullptr;
+        Py_ssize_t size = 0;
+        PyBytes_AsStringAndSize(data.ptr(), &bytes, &size);
+        BytesStreamBuf buffer(bytes, static_cast<size_t>(size));
+        std::istream in(&buffer);
+        std::vector<DenseTensor> dense = framework::DeserializeCombine(in, names, source);
+        std::vector<Tensor> tensors;
+        tensors.reserve(dense.size());
+        for (DenseTensor& d : dense) tensors.push_back(WrapDense(std::move(d)));
+        return tensors;
+      },
+      py::arg("data"), py::arg("names"), py::arg("source") = "serialized persistables");
+  m.def(
       "_deserialize_tensor",
       [](const py::bytes& data, const std::string& what) {
         char* bytes = nullptr;

@@ -20,7 +20,6 @@ import errno
 import os
 import pickle
 import shutil
-import struct
 import tempfile
 import warnings
 
@@ -309,76 +308,6 @@ def _load_records_into_scope(program, names, read, source, place):
     _store(dict(zip(names, tensors)), place)
 
 
-# Bytes per element of framework.proto's element types, for finding where a record ends.
-_ELEMENT_SIZES = {0: 1, 1: 2, 2: 4, 3: 8, 4: 2, 5: 4, 6: 8, 19: 8, 20: 1, 21: 1, 22: 2, 23: 8,
-                  24: 16, 32: 1, 33: 1, 37: 4, 38: 8}
-
-
-def _read_varint(data, pos, end):
-    value = shift = 0
-    while pos < end:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return value, pos
-        shift += 7
-    raise ValueError("truncated varint")
-
-
-def _record_end(data, pos):
-    """Where the tensor record starting at `pos` ends, from its framing only: the LoD levels'
-    byte counts, the TensorDesc's size, element type and dims (layout in tensor_io.h). The
-    record itself is decoded and checked by _deserialize_tensor; a malformed frame just yields
-    a slice that it rejects."""
-    try:
-        (lod_levels,) = struct.unpack_from("<Q", data, pos + 4)
-        pos += 12
-        for _ in range(min(lod_levels, len(data))):
-            (level_bytes,) = struct.unpack_from("<Q", data, pos)
-            pos += 8 + level_bytes
-        desc_size = struct.unpack_from("<i", data, pos + 4)[0]
-        pos += 8
-        desc_end = pos + desc_size
-        dtype, dims = None, []
-        while pos < desc_end:
-            key, pos = _read_varint(data, pos, desc_end)
-            if key == 0x08:  # data_type
-                dtype, pos = _read_varint(data, pos, desc_end)
-            elif key == 0x10:  # one dim, unpacked
-                dim, pos = _read_varint(data, pos, desc_end)
-                dims.append(dim)
-            elif key == 0x12:  # dims, packed
-                length, pos = _read_varint(data, pos, desc_end)
-                packed_end = pos + length
-                while pos < packed_end:
-                    dim, pos = _read_varint(data, pos, packed_end)
-                    dims.append(dim)
-            else:
-                return len(data)
-        numel = 1
-        for dim in dims:
-            numel *= dim
-        return desc_end + numel * _ELEMENT_SIZES.get(dtype, 0)
-    except (struct.error, ValueError):
-        return len(data)
-
-
-def _split_records(data, names, source):
-    """Decodes `data`, the records of `names` one after another, into tensors."""
-    tensors = []
-    pos = 0
-    for i, name in enumerate(names):
-        end = min(_record_end(data, pos), len(data))
-        what = f"{source}, variable '{name}' ({i + 1} of {len(names)})"
-        tensors.append(libpaddle._deserialize_tensor(data[pos:end], what))
-        pos = end
-    if pos != len(data):
-        raise ValueError(f"{source} has {len(data) - pos} extra bytes after the last of the "
-                         f"{len(names)} variables; it does not match the model it is loaded for")
-    return tensors
-
-
 # ---- inference models -------------------------------------------------------------------------
 
 def serialize_program(feed_vars, fetch_vars, **kwargs):
@@ -431,7 +360,7 @@ def deserialize_persistables(program, data, executor):
         raise TypeError(f"deserialize_persistables(): 'data' must be bytes, but received "
                         f"{type(data).__name__}")
     _load_records_into_scope(program, names,
-                             lambda ns: _split_records(data, ns, "serialized persistables"),
+                             lambda ns: libpaddle._deserialize_combine(data, ns, "serialized persistables"),
                              "serialized persistables", executor.place)
 
 
