@@ -25,23 +25,10 @@ std::string OpTypeOf(const ops::OpSchema& op) {
 // dygraph; integer/float mixes are an error there and here.
 void PromoteInputs(BlockDesc* block, const ops::OpSchema& op, StaticOpCall* call,
                    const NameFn& make_name) {
-  const VarDesc* first = call->inputs[op.promote[0]][0];
-  DataType common = first->dtype();
-  bool differ = false;
-  for (int i : op.promote) {
-    DataType t = call->inputs[i][0]->dtype();
-    if (t == common && !differ) continue;
-    PD_CHECK(IsFloating(t) && IsFloating(common),
-             errors::InvalidType(op.name,
-                                 ": type promotion only applies between floating-point "
-                                 "dtypes, but '",
-                                 op.inputs[op.promote[0]].name, "' is ",
-                                 DataTypeName(first->dtype()), " and '", op.inputs[i].name, "' is ",
-                                 DataTypeName(t), "; cast one of them first"));
-    differ = true;
-    common = PromoteTypes(common, t);
-  }
-  if (!differ) return;
+  std::array<DataType, ops::kMaxPromotedInputs> dtypes{};
+  for (size_t k = 0; k < op.promote.size(); ++k)
+    dtypes[k] = call->inputs[op.promote[k]][0]->dtype();
+  DataType common = ops::PromotedType(op, dtypes);
   const ops::OpSchema& cast = ops::GetOp("cast");
   for (int i : op.promote) {
     VarDesc*& var = call->inputs[i][0];

@@ -42,23 +42,9 @@ Place ResolvePlace(const ops::OpSchema& op, const ops::OpCall& call) {
 // through the cast). As in Paddle, only floating-point operands promote; mixing integer, bool
 // and floating dtypes is an error the caller resolves with an explicit cast.
 void PromoteInputs(const ops::OpSchema& op, ops::OpCall* call) {
-  const Tensor& first = call->inputs[op.promote[0]][0];
-  DataType common = first.dtype();
-  bool differ = false;
-  for (int i : op.promote) {
-    DataType t = call->inputs[i][0].dtype();
-    if (t == common && !differ) continue;
-    PD_CHECK(IsFloating(t) && IsFloating(common),
-             errors::InvalidType(op.name,
-                                 ": type promotion only applies between floating-point "
-                                 "dtypes, but '",
-                                 op.inputs[op.promote[0]].name, "' is ",
-                                 DataTypeName(first.dtype()), " and '", op.inputs[i].name, "' is ",
-                                 DataTypeName(t), "; cast one of them first"));
-    differ = true;
-    common = PromoteTypes(common, t);
-  }
-  if (!differ) return;
+  std::array<DataType, ops::kMaxPromotedInputs> dtypes{};
+  for (size_t k = 0; k < op.promote.size(); ++k) dtypes[k] = call->inputs[op.promote[k]][0].dtype();
+  DataType common = ops::PromotedType(op, dtypes);
   for (int i : op.promote) {
     Tensor& t = call->inputs[i][0];
     if (t.dtype() != common) t = ops::cast(t, common);

@@ -84,6 +84,25 @@ const OpSchema& GetOp(const std::string& name) {
   return *op;
 }
 
+DataType PromotedType(const OpSchema& op, const std::array<DataType, kMaxPromotedInputs>& dtypes) {
+  DataType common = dtypes[0];
+  bool differ = false;
+  for (size_t k = 0; k < op.promote.size(); ++k) {
+    DataType t = dtypes[k];
+    if (t == common && !differ) continue;
+    PD_CHECK(IsFloating(t) && IsFloating(common),
+             errors::InvalidType(op.name,
+                                 ": type promotion only applies between floating-point "
+                                 "dtypes, but '",
+                                 op.inputs[op.promote[0]].name, "' is ", DataTypeName(dtypes[0]),
+                                 " and '", op.inputs[op.promote[k]].name, "' is ", DataTypeName(t),
+                                 "; cast one of them first"));
+    differ = true;
+    common = PromoteTypes(common, t);
+  }
+  return common;
+}
+
 void SetDispatcher(DispatchFn fn) { g_dispatcher = fn; }
 
 OpResult Dispatch(const OpSchema& op, OpCall* call) {

@@ -2,6 +2,7 @@
 // static graph and inference all read ops through it.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -121,6 +122,13 @@ const std::vector<OpSchema>& AllOps();
 const OpSchema* FindOp(const std::string& name);
 // Throws NotFound naming the op.
 const OpSchema& GetOp(const std::string& name);
+
+// The dtype the `promote` inputs of `op` meet at, given their dtypes in `op.promote` order: the
+// widest floating type. As in Paddle only floating inputs promote; an integer or bool input
+// among different dtypes raises InvalidType naming the two inputs. An array, not a vector: the
+// eager dispatcher calls this for every add. The generator checks no op promotes more inputs.
+inline constexpr size_t kMaxPromotedInputs = 4;
+DataType PromotedType(const OpSchema& op, const std::array<DataType, kMaxPromotedInputs>& dtypes);
 
 // The dispatcher runs an op on tensors: the imperative layer installs it (eager execution with
 // autograd recording); the op API and backward rules call through it, so they do not depend on

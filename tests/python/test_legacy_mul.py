@@ -2,7 +2,6 @@
 programs, shape inference with unknown batch dims, training through `mul_grad`, and (with
 PADDLE_REFERENCE_PYTHON set) models saved by real PaddlePaddle with paddle.static.nn.fc.
 The op itself (values, gradients, errors) is covered by its op_db.py entry."""
-import contextlib
 import os
 import subprocess
 
@@ -11,19 +10,9 @@ import pytest
 
 import paddle
 from paddle.base import libpaddle
-from paddle.utils import unique_name
+from static_testing import static_mode
 
 REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
 
 
 def np_mul(x, y, x_num_col_dims=1, y_num_col_dims=1):

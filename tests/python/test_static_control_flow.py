@@ -2,43 +2,17 @@
 while and select_input ops in sub-blocks), what the Executor computes from them, gradients
 through both against finite differences and dygraph, training through cond, nesting, garbage
 collection, and bad input."""
-import contextlib
 
 import numpy as np
 import pytest
 
 import paddle
 from paddle.base import libpaddle
-from paddle.utils import unique_name
+from static_testing import flags, new_programs, static_mode
 
 cond = paddle.static.nn.cond
 while_loop = paddle.static.nn.while_loop
 STEP_SCOPES = 11
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
-
-
-@contextlib.contextmanager
-def flags(**values):
-    names = [f"FLAGS_{k}" for k in values]
-    saved = paddle.get_flags(names)
-    paddle.set_flags({f"FLAGS_{k}": v for k, v in values.items()})
-    try:
-        yield
-    finally:
-        paddle.set_flags(saved)
-
-
-def new_programs():
-    return paddle.static.Program(), paddle.static.Program()
 
 
 def run(main, feed, fetch, startup=None):

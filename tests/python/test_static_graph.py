@@ -1,6 +1,5 @@
 """Static graph: programs, the op descriptions they hold, the Executor (prepare cache, garbage
 collection, inplace), backward, optimizers, and bad input."""
-import contextlib
 
 import numpy as np
 import pytest
@@ -9,33 +8,9 @@ import paddle
 import paddle.nn.functional as F
 from paddle.base import libpaddle
 from paddle.utils import unique_name
+from static_testing import flags, new_programs, static_mode
 
 CPU = paddle.CPUPlace()
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
-
-
-@contextlib.contextmanager
-def flags(**values):
-    names = [f"FLAGS_{k}" for k in values]
-    saved = paddle.get_flags(names)
-    paddle.set_flags({f"FLAGS_{k}": v for k, v in values.items()})
-    try:
-        yield
-    finally:
-        paddle.set_flags(saved)
-
-
-def new_programs():
-    return paddle.static.Program(), paddle.static.Program()
 
 
 # ---- programs and modes ---------------------------------------------------------------------

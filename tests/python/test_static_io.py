@@ -2,7 +2,6 @@
 (.pdmodel + .pdiparams), the in-memory serialize/deserialize pairs, save / load (.pdparams,
 .pdopt), bad files, atomic writes, and (with PADDLE_REFERENCE_PYTHON set) files exchanged with
 real PaddlePaddle."""
-import contextlib
 import os
 import pickle
 import struct
@@ -18,24 +17,11 @@ import paddle.nn.functional as F
 from paddle.base import libpaddle
 from paddle.static import io as static_io
 from paddle.utils import unique_name
+from static_testing import scope_value, static_mode
 
 REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 X = np.random.RandomState(0).rand(5, 4).astype("float32")
 Y = np.random.RandomState(1).rand(5, 2).astype("float32")
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
-
-
-def scope_array(name):
-    return paddle.static.global_scope().find_var(name).get_tensor().numpy()
 
 
 def build_mlp(hidden=8, optimizer=None):
@@ -81,13 +67,13 @@ def test_inference_model_round_trip(tmp_path):
     prefix = str(tmp_path / "mlp")
     with static_mode():
         exe, expected = saved_mlp(prefix)
-        saved = {name: scope_array(name) for name in
+        saved = {name: scope_value(name) for name in
                  ("linear_0.b_0", "linear_0.w_0", "linear_1.b_0", "linear_1.w_0")}
         with paddle.static.scope_guard(paddle.static.Scope()):
             program, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
             got, = exe.run(program, feed={feed_names[0]: X}, fetch_list=fetch_targets)
             for name, value in saved.items():
-                np.testing.assert_array_equal(scope_array(name), value)
+                np.testing.assert_array_equal(scope_value(name), value)
     np.testing.assert_array_equal(got, expected)
     assert feed_names == ["x"]
     assert [v.name for v in fetch_targets] == ["elementwise_add_1.tmp_0"]
@@ -172,7 +158,7 @@ def test_prune_from_an_intermediate_feed(tmp_path):
         main, startup, _, hidden_out, out, loss = build_mlp()
         exe = train(main, startup, loss)
         h = np.maximum(X[:, :1].repeat(8, axis=1) - 0.5, 0)
-        expected = h @ scope_array("linear_1.w_0") + scope_array("linear_1.b_0")
+        expected = h @ scope_value("linear_1.w_0") + scope_value("linear_1.b_0")
         paddle.static.save_inference_model(prefix, [hidden_out], [out], exe, program=main)
         with paddle.static.scope_guard(paddle.static.Scope()):
             program, feed_names, fetch_targets = paddle.static.load_inference_model(prefix, exe)
@@ -400,7 +386,7 @@ def test_save_and_load_checkpoint(tmp_path):
         exe = train(main, startup, loss)
         paddle.static.save(main, prefix)
         names = [v.name for v in main.list_vars() if v.persistable]
-        saved = {name: scope_array(name) for name in names}
+        saved = {name: scope_value(name) for name in names}
         next_loss, = exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])
 
         with open(prefix + ".pdparams", "rb") as f:
@@ -421,7 +407,7 @@ def test_save_and_load_checkpoint(tmp_path):
         with paddle.static.scope_guard(paddle.static.Scope()):
             paddle.static.load(main, prefix + ".pdparams", exe)
             for name, value in saved.items():
-                np.testing.assert_array_equal(scope_array(name), value)
+                np.testing.assert_array_equal(scope_value(name), value)
             again, = exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])
         np.testing.assert_array_equal(again, next_loss)
 
@@ -432,7 +418,7 @@ def test_save_and_load_checkpoint(tmp_path):
             exe.run(startup)
             paddle.static.set_program_state(main, state)
             for name, value in saved.items():
-                np.testing.assert_array_equal(scope_array(name), value)
+                np.testing.assert_array_equal(scope_value(name), value)
             with pytest.warns(UserWarning, match="not found in program. There are: extra"):
                 paddle.static.set_program_state(main, {"extra": np.ones(2)})
             bad = dict(state, **{"linear_0.w_0": np.ones((3, 3), "float32")})

@@ -1,34 +1,15 @@
 """paddle.static.nn layers: fc, embedding and batch_norm against NumPy, their parameters and
 startup initialisation, training with minimize, batch_norm's running statistics across runs and
 in a program cloned for test."""
-import contextlib
 
 import numpy as np
 import pytest
 
 import paddle
 from paddle.nn.initializer import Assign, Constant
-from paddle.utils import unique_name
+from static_testing import new_programs, scope_value, static_mode
 
 EXECUTOR = paddle.static.Executor(paddle.CPUPlace())
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
-
-
-def _programs():
-    return paddle.static.Program(), paddle.static.Program()
-
-
-def _scope_value(name):
-    return paddle.static.global_scope().find_var(name).get_tensor().numpy()
 
 
 # ---- fc ----------------------------------------------------------------------------------------
@@ -38,7 +19,7 @@ def test_fc_matches_numpy_and_names_its_parameters_like_paddle():
     w = rng.standard_normal((6, 4)).astype("float32")
     xv = rng.standard_normal((5, 2, 3)).astype("float32")
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 2, 3])
             out = paddle.static.nn.fc(x, 4, weight_attr=Assign(w), bias_attr=Constant(0.5),
@@ -53,7 +34,7 @@ def test_fc_matches_numpy_and_names_its_parameters_like_paddle():
             "assign_value", "fill_constant", "uniform_random"]
         EXECUTOR.run(startup)
         got, got_plain = EXECUTOR.run(main, feed={"x": xv}, fetch_list=[out, plain])
-        w1 = _scope_value("fc_1.w_0")
+        w1 = scope_value("fc_1.w_0")
     np.testing.assert_allclose(got, np.maximum(xv.reshape(5, 6) @ w + 0.5, 0), rtol=1e-5,
                                atol=1e-6)
     np.testing.assert_allclose(got_plain, xv.reshape(5, 6) @ w1, rtol=1e-5, atol=1e-6)
@@ -64,7 +45,7 @@ def test_fc_of_several_inputs_sums_their_products():
     a, b = rng.standard_normal((3, 4)), rng.standard_normal((4, 4))
     av, bv = rng.standard_normal((2, 5, 3)), rng.standard_normal((2, 5, 2, 2))
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 5, 3], "float64")
             y = paddle.static.data("y", [None, 5, 2, 2], "float64")
@@ -76,7 +57,7 @@ def test_fc_of_several_inputs_sums_their_products():
             "fc_0.b_0", "fc_0.w_0", "joint.b_0", "joint.w_0", "joint.w_1"]
         EXECUTOR.run(startup)
         got, got_last = EXECUTOR.run(main, feed={"x": av, "y": bv}, fetch_list=[out, last])
-        w_last, b_last = _scope_value("fc_0.w_0"), _scope_value("fc_0.b_0")
+        w_last, b_last = scope_value("fc_0.w_0"), scope_value("fc_0.b_0")
     np.testing.assert_allclose(got, av @ a + bv.reshape(2, 5, 4) @ b, rtol=1e-12)
     np.testing.assert_allclose(got_last, bv @ w_last + b_last, rtol=1e-12)
 
@@ -85,7 +66,7 @@ def test_fc_rejects_bad_input():
     with pytest.raises(AssertionError, match="only supported in static graph mode"):
         paddle.static.nn.fc(paddle.ones([2, 3]), 4)
     with static_mode():
-        with paddle.static.program_guard(*_programs()):
+        with paddle.static.program_guard(*new_programs()):
             x = paddle.static.data("x", [2, None])
             with pytest.raises(ValueError, match="must be known"):
                 paddle.static.nn.fc(x, 4)
@@ -108,7 +89,7 @@ def test_training_an_fc_model_with_minimize_matches_dygraph():
     w2 = (rng.standard_normal((8, 1)) * 0.5).astype("float32")
 
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 4])
             y = paddle.static.data("y", [None, 1])
@@ -142,7 +123,7 @@ def test_embedding_matches_numpy():
     table = np.random.default_rng(3).standard_normal((6, 3)).astype("float32")
     ids = np.array([[0, 2], [5, 2], [1, 0]], dtype="int64")
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("ids", [None, 2], "int64")
             out = paddle.static.nn.embedding(x, [6, 3], padding_idx=-1,
@@ -156,12 +137,12 @@ def test_embedding_matches_numpy():
         assert lookup.attr("padding_idx") == 5
         EXECUTOR.run(startup)
         got, got_default = EXECUTOR.run(main, feed={"ids": ids}, fetch_list=[out, default])
-        default_table = _scope_value("embedding_1.w_0")
+        default_table = scope_value("embedding_1.w_0")
     expected = np.where((ids == 5)[..., None], 0.0, table[ids])
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(got_default, default_table[ids])
     with static_mode():
-        with paddle.static.program_guard(*_programs()):
+        with paddle.static.program_guard(*new_programs()):
             x = paddle.static.data("ids", [3], "int64")
             with pytest.raises(ValueError, match="size"):
                 paddle.static.nn.embedding(x, 6)
@@ -182,7 +163,7 @@ def test_batch_norm_updates_running_statistics_and_test_clone_uses_them():
     batches = [rng.standard_normal((4, 3, 2, 2)) * 2 + 1 for _ in range(3)]
     momentum = 0.8
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 3, 2, 2], "float64")
             out = paddle.static.nn.batch_norm(x, momentum=momentum,
@@ -201,8 +182,8 @@ def test_batch_norm_updates_running_statistics_and_test_clone_uses_them():
         assert test_op.attr("is_test") is True
 
         EXECUTOR.run(startup)
-        np.testing.assert_array_equal(_scope_value("mean"), np.zeros(3))
-        np.testing.assert_array_equal(_scope_value("var"), np.ones(3))
+        np.testing.assert_array_equal(scope_value("mean"), np.zeros(3))
+        np.testing.assert_array_equal(scope_value("var"), np.ones(3))
         running_mean, running_var = np.zeros(3), np.ones(3)
         for xb in batches:
             (got,) = EXECUTOR.run(main, feed={"x": xb}, fetch_list=[out])
@@ -212,8 +193,8 @@ def test_batch_norm_updates_running_statistics_and_test_clone_uses_them():
             running_mean = momentum * running_mean + (1 - momentum) * mu
             running_var = momentum * running_var + (1 - momentum) * var
             # The program stores momentum as a float32 attribute, as Paddle does.
-            np.testing.assert_allclose(_scope_value("mean"), running_mean, rtol=1e-6)
-            np.testing.assert_allclose(_scope_value("var"), running_var, rtol=1e-6)
+            np.testing.assert_allclose(scope_value("mean"), running_mean, rtol=1e-6)
+            np.testing.assert_allclose(scope_value("var"), running_var, rtol=1e-6)
 
         # The test program normalizes with the running statistics and leaves them alone.
         probe = rng.standard_normal((2, 3, 2, 2))
@@ -221,15 +202,15 @@ def test_batch_norm_updates_running_statistics_and_test_clone_uses_them():
         np.testing.assert_allclose(got, _np_batch_norm(probe, running_mean, running_var,
                                                        np.full(3, 2.0), np.full(3, 0.5), 1),
                                    rtol=1e-6, atol=1e-7)
-        np.testing.assert_allclose(_scope_value("mean"), running_mean, rtol=1e-6)
-        np.testing.assert_allclose(_scope_value("var"), running_var, rtol=1e-6)
+        np.testing.assert_allclose(scope_value("mean"), running_mean, rtol=1e-6)
+        np.testing.assert_allclose(scope_value("var"), running_var, rtol=1e-6)
 
 
 def test_batch_norm_nhwc_is_test_and_global_stats():
     rng = np.random.default_rng(5)
     xv = rng.standard_normal((2, 2, 2, 3)).astype("float32")
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 2, 2, 3])
             train = paddle.static.nn.batch_norm(x, data_layout="NHWC", act="relu")
@@ -238,7 +219,7 @@ def test_batch_norm_nhwc_is_test_and_global_stats():
                                                        use_global_stats=True)
         EXECUTOR.run(startup)
         got = EXECUTOR.run(main, feed={"x": xv}, fetch_list=[train, frozen, global_stats])
-        stats = {n: _scope_value(f"batch_norm_{i}.w_{j}") for n, i, j in (
+        stats = {n: scope_value(f"batch_norm_{i}.w_{j}") for n, i, j in (
             ("trained mean", 0, 1), ("frozen mean", 1, 1), ("frozen var", 1, 2))}
     mu, var = xv.mean(axis=(0, 1, 2)), xv.var(axis=(0, 1, 2))
     ones, zeros = np.ones(3), np.zeros(3)
@@ -255,7 +236,7 @@ def test_batch_norm_nhwc_is_test_and_global_stats():
 def test_training_through_batch_norm_trains_scale_and_bias_only():
     rng = np.random.default_rng(6)
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [None, 4])
             y = paddle.static.data("y", [None, 1])
@@ -266,20 +247,20 @@ def test_training_through_batch_norm_trains_scale_and_bias_only():
         assert trained == ["batch_norm_0.b_0", "batch_norm_0.w_0", "fc_0.b_0", "fc_0.w_0",
                            "fc_1.b_0", "fc_1.w_0"]
         EXECUTOR.run(startup)
-        scale_before = _scope_value("batch_norm_0.w_0").copy()
+        scale_before = scope_value("batch_norm_0.w_0").copy()
         losses = []
         for _ in range(30):
             xb = rng.standard_normal((16, 4)).astype("float32")
             yb = xb.sum(axis=1, keepdims=True).astype("float32")
             losses.append(float(EXECUTOR.run(main, feed={"x": xb, "y": yb}, fetch_list=[loss])[0]))
         assert losses[-1] < 0.3 * losses[0]
-        assert not np.allclose(_scope_value("batch_norm_0.w_0"), scale_before)
-        assert np.all(_scope_value("batch_norm_0.w_2") > 0)  # running variance
+        assert not np.allclose(scope_value("batch_norm_0.w_0"), scale_before)
+        assert np.all(scope_value("batch_norm_0.w_2") > 0)  # running variance
 
 
 def test_batch_norm_rejects_bad_input():
     with static_mode():
-        with paddle.static.program_guard(*_programs()):
+        with paddle.static.program_guard(*new_programs()):
             with pytest.raises(ValueError, match="data layout"):
                 paddle.static.nn.batch_norm(paddle.static.data("x", [2, 3]), data_layout="NC")
             with pytest.raises(ValueError, match="channel dim"):

@@ -7,7 +7,6 @@ dimension unknown (-1), and a float64 gradient program from paddle.static.gradie
 dygraph's paddle.grad. Then a few batch-size-agnostic programs run with two batch sizes, and
 the static forms of to_tensor, assign and dropout are checked.
 """
-import contextlib
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ from harness import (cast_sample, flat_outputs, grad_indices, loss_weights, run_
                      to_numpy, to_paddle, weighted_sum)
 from op_db import OP_DB
 from paddle.base.framework import to_numpy_dtype
-from paddle.utils import unique_name
+from static_testing import new_programs, static_mode
 
 # One executor runs every program, as in a training script.
 EXECUTOR = paddle.static.Executor(paddle.CPUPlace())
@@ -38,20 +37,6 @@ KNOWN_SHAPES = {
     "take_along_axis": ([0, 1], "indices broadcast against arr from the declared shapes"),
     "put_along_axis": ([0, 1, 2], "indices and values broadcast from the declared shapes"),
 }
-
-
-@contextlib.contextmanager
-def static_mode():
-    paddle.enable_static()
-    try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
-            yield
-    finally:
-        paddle.disable_static()
-
-
-def _programs():
-    return paddle.static.Program(), paddle.static.Program()
 
 
 def _forward_dtype(info):
@@ -97,7 +82,7 @@ def _build(info, sample, inputs):
 def _run_static(info, sample, dtype, unknown=()):
     """The fetched outputs of the sample's program and the output variables as built."""
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         inputs = _Inputs(dtype, unknown=unknown)
         with paddle.static.program_guard(main, startup):
             outputs = _build(info, sample, inputs)
@@ -168,7 +153,7 @@ def _dygraph_gradients(info, sample, indices, weights):
 
 def _static_gradients(info, sample, indices, weights):
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         inputs = _Inputs("float64", differentiable=indices)
         with paddle.static.program_guard(main, startup):
             # The weights become assign_value constants of the program (static to_tensor).
@@ -238,7 +223,7 @@ def _batch_inputs(rng, n):
 
 def test_batch_agnostic_program_runs_with_two_batch_sizes():
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             args = [paddle.static.data("x", [None, 4], "float64"),
                     paddle.static.data("w", [4, 3], "float64"),
@@ -282,7 +267,7 @@ def test_to_tensor_and_assign_make_program_constants():
         "0-d float32": np.float32(1.5),
     }
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             made = {k: paddle.to_tensor(v) for k, v in values.items()}
             made["scalar"] = paddle.to_tensor(0.1, dtype="float64")
@@ -317,7 +302,7 @@ def test_to_tensor_and_assign_make_program_constants():
 def test_dropout_in_static_mode():
     p = 0.3
     with static_mode():
-        main, startup = _programs()
+        main, startup = new_programs()
         with paddle.static.program_guard(main, startup):
             x = paddle.static.data("x", [200, 100])
             train = F.dropout(x, p)

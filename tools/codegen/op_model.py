@@ -30,6 +30,9 @@ DATA_TYPES = {"UNDEFINED", "bool", "int8", "uint8", "int16", "int32", "int64", "
               "bfloat16", "float32", "float64"}
 PLACES = {"cpu", "undefined"}
 
+# ops::kMaxPromotedInputs in paddle/ops/op_schema.h.
+MAX_PROMOTED_INPUTS = 4
+
 OP_KEYS = {"op", "args", "output", "infer_meta", "kernel", "data_type", "promote", "backward",
            "inplace", "view", "legacy", "python"}
 BACKWARD_KEYS = {"backward", "forward", "args", "output", "no_need_buffer"}
@@ -243,6 +246,9 @@ def parse_ops(path):
                 a.name == data_type and a.type == "DataType" for a in attrs):
             _fail(path, line, f"data_type '{data_type}' is neither an input nor a DataType attribute")
         promote = entry.get("promote", [])
+        if len(promote) > MAX_PROMOTED_INPUTS:
+            _fail(path, line, f"promote lists {len(promote)} inputs; at most "
+                              f"{MAX_PROMOTED_INPUTS} (ops::kMaxPromotedInputs)")
         for p in promote:
             if p not in input_names:
                 _fail(path, line, f"promote names '{p}', which is not an input")
