@@ -19,7 +19,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Lower is better for latencies, higher for throughput.
 HIGHER_IS_BETTER = {"matmul_1024_gflops"}
-TARGETS = {"add_1elem_us": ("<=", 5.0), "matmul_1024_gflops": (">=", 150.0)}
+# A bound is a number or the name of another of our workloads. The executor target is "at most
+# 1 us per op beyond the kernels"; the workload times the kernels too, so meeting 1 us meets it.
+TARGETS = {"add_1elem_us": ("<=", 5.0), "matmul_1024_gflops": (">=", 150.0),
+           "static_1000_tiny_ops_us_per_op": ("<=", 1.0),
+           "static_mlp_train_step_ms": ("<=", "mlp_train_step_ms")}
 
 
 def run_workloads(python, framework, name_filter, keep_pythonpath=True):
@@ -69,8 +73,12 @@ def main():
             row.append(f"{theirs:.3f} ({r:.2f}x)" if theirs is not None else "-")
         if name in TARGETS:
             op, bound = TARGETS[name]
-            met = value <= bound if op == "<=" else value >= bound
-            row.append(f"{op} {bound} {'met' if met else 'NOT met'}")
+            limit = results["ours"].get(bound) if isinstance(bound, str) else bound
+            if limit is None:  # the workload it is measured against was filtered out
+                row.append("")
+            else:
+                met = value <= limit if op == "<=" else value >= limit
+                row.append(f"{op} {bound} {'met' if met else 'NOT met'}")
         else:
             row.append("")
         rows.append(row)
