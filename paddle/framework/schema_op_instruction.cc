@@ -37,9 +37,11 @@ class SchemaOpInstruction : public Instruction {
       }
     }
     DataType dtype = KernelDataType(*ctx.block);
-    const Kernel& kernel =
-        schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, dtype});
-    kernel_ = kernel.fn;
+    try {
+      kernel_ = schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, dtype}).fn;
+    } catch (const Error& e) {
+      throw Error(e.code(), where_ + ": " + e.what());  // name the op in the program
+    }
   }
 
   void Bind(Scope* scope) override {

@@ -253,6 +253,8 @@ void BindFramework(py::module_& m) {
   // Writes `src`'s data and meta into the scope variable's tensor, keeping the tensor object
   // (prepared executors point at it).
   m.def("_set_scope_tensor", [](Variable& var, const Tensor& src) { *var.tensor() = src.dense(); });
+  // The same for a Tensor that aliases a scope variable (ScopeVariable.get_tensor()).
+  m.def("_set_tensor_data", [](Tensor& dst, const Tensor& src) { *dst.impl() = src.dense(); });
 
   py::class_<framework::PreparedBlock>(m, "PreparedBlock")
       .def("revision", &framework::PreparedBlock::revision)

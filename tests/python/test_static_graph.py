@@ -455,17 +455,6 @@ def test_hand_built_programs_with_bad_ops_raise():
             paddle.static.Executor().run(bad)
 
 
-def test_op_without_a_kernel_for_the_dtype_raises():
-    with static_mode():
-        main, startup = new_programs()
-        block = main.global_block()
-        a = block.create_var(name="a", shape=[2], dtype="bool")
-        b = block.create_var(name="b", shape=[2], dtype="bool")
-        block.append_op("exp", inputs={"X": [a]}, outputs={"Out": [b]})
-        with pytest.raises((NotImplementedError, TypeError), match="exp"):
-            paddle.static.Executor().run(main)
-
-
 def test_building_an_op_with_bad_shapes_raises_at_build_time():
     with static_mode():
         main, startup = new_programs()
@@ -617,3 +606,31 @@ def test_promotion_casts_are_recorded_in_program_order():
         got = paddle.static.Executor().run(
             main, feed={"a": np.ones(2, "float32"), "b": np.ones(2)}, fetch_list=[out])
         np.testing.assert_array_equal(got[0], [2.0, 2.0])
+
+
+def test_scope_tensors_are_set_like_paddle_lod_tensors():
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3])
+            linear = paddle.nn.Linear(3, 2)
+            y = linear(x)
+        scope = paddle.static.global_scope()
+        scope.var(linear.weight.name).get_tensor().set(np.ones((3, 2), "float32"), CPU)
+        scope.var(linear.bias.name).get_tensor().set(np.array([0.5, -0.5], "float32"))
+        (got,) = paddle.static.Executor().run(main, feed={"x": np.ones((2, 3), "float32")},
+                                              fetch_list=[y])
+        np.testing.assert_array_equal(got, [[3.5, 2.5], [3.5, 2.5]])
+        np.testing.assert_array_equal(np.array(scope.find_var(linear.weight.name).get_tensor()),
+                                      np.ones((3, 2)))
+
+
+def test_missing_kernel_for_the_place_names_the_op():
+    with static_mode():
+        main, startup = new_programs()
+        block = main.global_block()
+        a = block.create_var(name="a", shape=[2], dtype="bool")
+        b = block.create_var(name="b", shape=[2], dtype="bool")
+        block.append_op("exp", inputs={"X": [a]}, outputs={"Out": [b]})
+        with pytest.raises(NotImplementedError, match=r"op 'exp' \(block 0, op 0\).*kernel"):
+            paddle.static.Executor().run(main)

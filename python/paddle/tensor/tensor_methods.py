@@ -110,6 +110,18 @@ def _set_value(self, value):
     self._set_value(value)
 
 
+def _set(self, array, place=None):
+    """PaddlePaddle's LoDTensor.set: replaces this tensor's data, shape and dtype with `array`'s
+    (how static programs load values into scope variables: scope.find_var(n).get_tensor())."""
+    if place is None:
+        # A scope variable no op has written yet has no place: the current device then.
+        place = self.place if self._is_initialized() else libpaddle._default_place()
+    if isinstance(array, Tensor):
+        array = array.numpy()
+    data = libpaddle._tensor_from_numpy(np.asarray(array), place, libpaddle.DataType.UNDEFINED)
+    libpaddle._set_tensor_data(self, data)
+
+
 def _to(self, *args, **kwargs):
     place, dtype = kwargs.get("device"), kwargs.get("dtype")
     for a in args:
@@ -196,6 +208,7 @@ _METHODS = {
     "cast": _astype, "clone": creation.clone, "backward": _backward,
     "register_hook": _register_hook, "clear_gradient": _clear_gradient,
     "clear_grad": _clear_gradient, "gradient": _gradient, "set_value": _set_value,
+    "set": _set,
     "to": _to, "cpu": lambda self: self._copy_to(libpaddle.CPUPlace()),
     "cuda": lambda self, device_id=0, blocking=True: self._copy_to(libpaddle.CUDAPlace(device_id)),
     "dim": lambda self: len(self.shape), "numel": lambda self: self.size,
