@@ -1269,3 +1269,98 @@ LEGACY_MUL_OPS = [
 ]
 
 OP_DB += LEGACY_MUL_OPS
+
+
+# ---------------------------------------------------------------- dropout
+# A random op: forward values are checked by dropout_check (every element dropped to 0 or kept
+# and scaled, the kept fraction near 1 - p, mask and out consistent). The gradient samples are
+# deterministic: is_test, p == 1, or a fixed seed (fix_seed), which draws the same mask on every
+# call; samples drawn from the global generator have grad_args=[]. test_dropout.py checks the
+# training gradient against out_grad * mask / (1 - p) with the mask the op returns.
+def dropout_op(x, p=0.5, is_test=False, mode="upscale_in_train", seed=0, fix_seed=False):
+    return list(paddle._C_ops.dropout(x, None, p, is_test, mode, seed, fix_seed))
+
+
+def dropout_check(result, sample):
+    """Checks dropout's outputs, both [out, mask] or either one alone (the static harness
+    passes one output at a time)."""
+    from harness import to_numpy
+    x = np.asarray(sample.args[0], dtype=np.float64)
+    kw = sample.kwargs
+    p = kw.get("p", 0.5)
+    is_test = kw.get("is_test", not kw.get("training", True))
+    upscale = kw.get("mode", "upscale_in_train") == "upscale_in_train"
+    scale = 1.0 / (1.0 - p) if upscale and p < 1 else 1.0
+    outputs = result if isinstance(result, (list, tuple)) else [result]
+    values = {}
+    for t in outputs:
+        v = to_numpy(t)
+        assert v.shape == x.shape, f"dropout: shape {v.shape}, x has {x.shape}"
+        values["mask" if t.dtype == paddle.uint8 else "out"] = (v.astype(np.float64), t.dtype)
+    rtol = 1e-2 if any(d in (paddle.float16, paddle.bfloat16) for _, d in values.values()) else 1e-6
+    if "mask" in values:
+        mask = values["mask"][0]
+        assert set(np.unique(mask)) <= {0.0, 1.0}, "dropout: mask values other than 0 and 1"
+        if is_test:
+            assert mask.all(), "dropout: is_test drops nothing"
+        elif p == 1:
+            assert not mask.any(), "dropout: p == 1 drops everything"
+        elif mask.size >= 1000:
+            assert abs(mask.mean() - (1 - p)) < 0.05, f"dropout: kept {mask.mean()}, 1 - p = {1 - p}"
+    if "out" in values:
+        out = values["out"][0]
+        if is_test:
+            expected = x if upscale else x * (1 - p)
+            np.testing.assert_allclose(out, expected, rtol=rtol, atol=1e-6, err_msg="dropout is_test")
+            return
+        kept = values["mask"][0] != 0 if "mask" in values else out != 0
+        np.testing.assert_allclose(out, np.where(kept, x * scale, 0.0), rtol=rtol, atol=1e-6,
+                                   err_msg="dropout: out is not x * mask * scale")
+        if p == 1:
+            assert not out.any(), "dropout: p == 1 gives zeros"
+        elif out.size >= 1000:
+            assert abs(kept.mean() - (1 - p)) < 0.05, f"dropout: kept {kept.mean()}, 1 - p = {1 - p}"
+
+
+def dropout_samples(rng):
+    return [
+        Sample([uniform(rng, (40, 50))], {"p": 0.3}, grad_args=[]),
+        Sample([uniform(rng, (40, 50))], {"p": 0.6, "mode": "downgrade_in_infer"}, grad_args=[]),
+        Sample([uniform(rng, (4, 5))], {"p": 0.4, "seed": 17, "fix_seed": True}),
+        Sample([uniform(rng, (3, 4))], {"p": 0.3, "mode": "downgrade_in_infer", "seed": 5, "fix_seed": True}),
+        Sample([uniform(rng, (3, 4))], {"p": 0.3, "is_test": True}),
+        Sample([uniform(rng, (2, 3, 2))], {"p": 0.25, "is_test": True, "mode": "downgrade_in_infer"}),
+        Sample([uniform(rng, (2, 3))], {"p": 1.0}),
+        Sample([uniform(rng, (2, 3))], {"p": 0.0, "seed": 2, "fix_seed": True}),
+        Sample([uniform(rng, ())], {"p": 0.5, "seed": 3, "fix_seed": True}),
+        Sample([uniform(rng, (0, 3))], {"p": 0.5}),
+    ]
+
+
+def dropout_functional_samples(rng):
+    return [
+        Sample([uniform(rng, (40, 50))], {"p": 0.3}, grad_args=[]),
+        Sample([uniform(rng, (40, 50))], {"p": 0.4, "mode": "downscale_in_infer"}, grad_args=[]),
+        Sample([uniform(rng, (3, 4))], {"p": 0.3, "training": False}),
+        Sample([uniform(rng, (3, 4))], {"p": 0.4, "training": False, "mode": "downscale_in_infer"}),
+        Sample([uniform(rng, (2, 3))], {"p": 1.0}),
+    ]
+
+
+DROPOUT_OPS = [
+    OpInfo("dropout", dropout_op, None, dropout_samples,
+           dtypes=("float16", "bfloat16", "float32", "float64"), check=dropout_check, grad_outputs=[0],
+           errors=lambda: [
+               ErrorSample([np.zeros((2, 3))], {"p": 1.5}, ValueError, "dropout: argument 'p'"),
+               ErrorSample([np.zeros((2, 3))], {"mode": "downscale_in_infer"}, ValueError,
+                           "dropout: argument 'mode'"),
+               ErrorSample([np.zeros((2, 3), dtype=np.int64)], {}, TypeError, "floating-point"),
+               ErrorSample([[1.0, 2.0]], {}, TypeError, "must be")]),
+    OpInfo("dropout_functional", paddle.nn.functional.dropout, None, dropout_functional_samples,
+           covers=["dropout"], dtypes=("float16", "float32", "float64"), check=dropout_check,
+           errors=lambda: [
+               ErrorSample([np.zeros((2, 3))], {"p": 1.5}, ValueError, "'p'"),
+               ErrorSample([np.zeros((2, 3))], {"mode": "downgrade_in_infer"}, ValueError, "'mode'")]),
+]
+
+OP_DB += DROPOUT_OPS

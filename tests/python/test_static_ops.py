@@ -309,8 +309,9 @@ def test_dropout_in_static_mode():
             rows = F.dropout(x, p, axis=0)
             infer = F.dropout(x, p, training=False, mode="downscale_in_infer")
             batch = paddle.static.data("batch", [None, 100])
+            # With axis the mask is a uniform draw over the axis dims, which must be known.
             with pytest.raises(NotImplementedError, match="must be known"):
-                F.dropout(batch, p)
+                F.dropout(batch, p, axis=0)
         xv = np.ones((200, 100), "float32")
         train_v, rows_v, infer_v = EXECUTOR.run(main, feed={"x": xv},
                                                 fetch_list=[train, rows, infer])
@@ -320,3 +321,91 @@ def test_dropout_in_static_mode():
     # axis=0: whole rows are kept or dropped together.
     assert all(len(set(row)) == 1 for row in rows_v)
     np.testing.assert_allclose(infer_v, xv * (1 - p), rtol=1e-6)
+
+
+def test_dropout_with_unknown_batch_dim_and_its_test_program():
+    """F.dropout writes Paddle's dropout op, so the batch dim may be unknown; the program from
+    clone(for_test=True) runs it with is_test: the identity (upscale_in_train) or x * (1 - p)
+    (downscale_in_infer)."""
+    p = 0.3
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 8])
+            x.stop_gradient = False
+            up = F.dropout(x, p)
+            down = F.dropout(x, p, mode="downscale_in_infer")
+            assert up.shape == [-1, 8] and down.shape == [-1, 8]
+            grad, = paddle.static.gradients([paddle.sum(up * 3.0)], [x])
+        ops = [op for op in main.global_block().ops if op.type == "dropout"]
+        assert len(ops) == 2 and not ops[0].attr("is_test")
+        assert ops[1].attr("dropout_implementation") == "downgrade_in_infer"
+        test = main.clone(for_test=True)
+        assert all(op.attr("is_test") for op in test.global_block().ops if op.type == "dropout")
+        assert "dropout_grad" not in [op.type for op in test.global_block().ops]
+        for n in (3, 1000):
+            xv = np.random.default_rng(n).uniform(1.0, 2.0, (n, 8)).astype("float32")
+            up_v, down_v, grad_v = EXECUTOR.run(main, feed={"x": xv}, fetch_list=[up, down, grad])
+            for v, scale in ((up_v, 1 / (1 - p)), (down_v, 1.0)):
+                kept = v != 0
+                np.testing.assert_allclose(v[kept], xv[kept] * scale, rtol=1e-6)
+                if n == 1000:
+                    assert abs(kept.mean() - (1 - p)) < 0.02
+            # The gradient goes through the same mask as the forward.
+            np.testing.assert_allclose(grad_v, 3.0 * (up_v != 0) / (1 - p), rtol=1e-6)
+            up_t, down_t = EXECUTOR.run(test, feed={"x": xv}, fetch_list=[up, down])
+            np.testing.assert_array_equal(up_t, xv)
+            np.testing.assert_allclose(down_t, xv * (1 - p), rtol=1e-6)
+
+
+def _paddle_dropout_program(attrs, seed_var=False, with_mask=True):
+    """A program holding one dropout op as Paddle writes it (slots X, Seed, Out, Mask; Paddle's
+    inference models leave the intermediate Mask out)."""
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [None, 8], "float32")
+        seed = paddle.static.data("seed", [1], "int32") if seed_var else None
+    block = main.global_block()
+    out = block.create_var(name="out", dtype="float32")
+    mask = block.create_var(name="mask", dtype="uint8")
+    inputs = {"X": [x], "Seed": [seed]} if seed_var else {"X": [x]}
+    outputs = {"Out": [out], "Mask": [mask]} if with_mask else {"Out": [out]}
+    block.append_op("dropout", inputs=inputs, outputs=outputs, attrs=attrs)
+    return main, out, mask
+
+
+def test_hand_built_paddle_dropout_op():
+    xv = np.random.default_rng(0).uniform(1.0, 2.0, (400, 8)).astype("float32")
+    with static_mode():
+        main, out, mask = _paddle_dropout_program(
+            {"dropout_prob": 0.25, "is_test": True, "dropout_implementation": "downgrade_in_infer"})
+        got, mask_v = EXECUTOR.run(main, feed={"x": xv}, fetch_list=[out, mask])
+        np.testing.assert_allclose(got, xv * np.float32(0.75), rtol=1e-6)
+        assert mask_v.dtype == np.uint8 and mask_v.all()
+
+        main, out, _ = _paddle_dropout_program(
+            {"dropout_prob": 0.25, "is_test": True, "dropout_implementation": "upscale_in_train"})
+        np.testing.assert_array_equal(EXECUTOR.run(main, feed={"x": xv}, fetch_list=[out])[0], xv)
+        for is_test in (True, False):  # without the Mask slot
+            main, out, _ = _paddle_dropout_program(
+                {"dropout_prob": 0.25, "is_test": is_test,
+                 "dropout_implementation": "downgrade_in_infer"}, with_mask=False)
+            got = EXECUTOR.run(main, feed={"x": xv}, fetch_list=[out])[0]
+            kept = got != 0 if not is_test else np.ones(xv.shape, bool)
+            np.testing.assert_allclose(got, np.where(kept, xv * np.float32(0.75 if is_test else 1), 0),
+                                       rtol=1e-6)
+
+        # Training with a fixed seed (attribute or Seed input): the same mask on every run.
+        main, out, mask = _paddle_dropout_program(
+            {"dropout_prob": 0.5, "is_test": False, "dropout_implementation": "downgrade_in_infer",
+             "fix_seed": True, "seed": 11})
+        runs = [EXECUTOR.run(main, feed={"x": xv}, fetch_list=[out, mask]) for _ in range(2)]
+        np.testing.assert_array_equal(runs[0][1], runs[1][1])
+        np.testing.assert_array_equal(runs[0][0], xv * runs[0][1])
+        assert abs(runs[0][1].mean() - 0.5) < 0.05
+        main, out, mask = _paddle_dropout_program(
+            {"dropout_prob": 0.5, "is_test": False, "dropout_implementation": "downgrade_in_infer"},
+            seed_var=True)
+        seeded = EXECUTOR.run(main, feed={"x": xv, "seed": np.array([11], "int32")},
+                              fetch_list=[mask])[0]
+        np.testing.assert_array_equal(seeded, runs[0][1])

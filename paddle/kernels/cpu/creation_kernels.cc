@@ -4,11 +4,11 @@
 #include <cmath>
 #include <random>
 
-#include "paddle/core/generator.h"
 #include "paddle/core/scalar.h"
 #include "paddle/kernels/dtype_lists.h"
 #include "paddle/kernels/funcs/math_type.h"
 #include "paddle/kernels/funcs/parallel_for.h"
+#include "paddle/kernels/funcs/random_fill.h"
 #include "paddle/kernels/kernel_registry.h"
 
 namespace paddle {
@@ -29,36 +29,6 @@ void Fill(const CPUContext& ctx, DenseTensor* out, T value) {
   T* o = ctx.Alloc<T>(out);
   funcs::ParallelFor(out->numel(),
                      [&](int64_t begin, int64_t end) { std::fill(o + begin, o + end, value); });
-}
-
-// Note [Random streams]
-// A random fill is cut into fixed blocks, each drawn from its own mt19937_64 seeded from
-// (seed, block index). The blocks fill in parallel, and a given seed gives the same tensor
-// whatever the thread count. seed == 0 takes a fresh seed from the default generator, which
-// paddle.seed() resets, so programs are reproducible after paddle.seed(n).
-constexpr int64_t kRandomBlock = 1 << 16;
-
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// Calls draw(engine, begin, end) for each block of [0, n) with the block's engine.
-template <typename Draw>
-void RandomFill(int64_t n, int32_t seed, Draw&& draw) {
-  uint64_t base = seed != 0 ? static_cast<uint64_t>(seed) : DefaultGenerator().NextSeed();
-  int64_t blocks = (n + kRandomBlock - 1) / kRandomBlock;
-  funcs::ParallelFor(
-      blocks,
-      [&](int64_t first, int64_t last) {
-        for (int64_t b = first; b < last; ++b) {
-          std::mt19937_64 engine(SplitMix64(base ^ SplitMix64(static_cast<uint64_t>(b))));
-          draw(engine, b * kRandomBlock, std::min(n, (b + 1) * kRandomBlock));
-        }
-      },
-      2);
 }
 
 }  // namespace
@@ -133,7 +103,7 @@ void UniformKernel(const Context& ctx, const std::vector<int64_t>& shape, DataTy
   // Without a value of T in [min, max) (an empty range, or both ends rounding together) the
   // rounded draws are kept as they are.
   bool exclusive = static_cast<MathType<T>>(static_cast<T>(lo)) < hi_t;
-  RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
+  funcs::RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
     std::uniform_real_distribution<double> dist(lo, hi);
     for (int64_t i = begin; i < end; ++i) {
       T v = static_cast<T>(dist(engine));
@@ -151,7 +121,7 @@ void GaussianKernel(const Context& ctx, const std::vector<int64_t>& shape, float
     return;
   }
   T* o = ctx.template Alloc<T>(out);
-  RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
+  funcs::RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
     std::normal_distribution<double> dist(mean, std);
     for (int64_t i = begin; i < end; ++i) o[i] = static_cast<T>(dist(engine));
   });

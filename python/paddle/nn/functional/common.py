@@ -2,7 +2,7 @@
 import numbers
 
 from ... import _C_ops
-from ...base.framework import is_floating
+from ...base.framework import in_dynamic_mode, is_floating
 from ...base.libpaddle import DataType
 from ...tensor._helpers import check_tensor
 
@@ -19,11 +19,22 @@ def linear(x, weight, bias=None, name=None):
     return out
 
 
+def _program_seed():
+    """The current main program's random_seed (0: unset), which Paddle's dropout uses as a fixed
+    seed when it is set."""
+    from ...static.program import default_main_program
+    return getattr(default_main_program(), "random_seed", 0) or 0
+
+
 def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
     """Zeroes each element with probability p (whole slices along the dims not in `axis` when
     `axis` is given). mode 'upscale_in_train' scales the kept ones by 1/(1-p) in training and
     is the identity in eval; 'downscale_in_infer' keeps them as they are in training and
-    multiplies by (1-p) in eval."""
+    multiplies by (1-p) in eval.
+
+    Without `axis` this is Paddle's `dropout` op (any batch size in a static program; an eval
+    program from clone(for_test=True) runs it with is_test). With `axis` the mask is drawn by a
+    uniform op over the dims in `axis`, which must then be known."""
     check_tensor(x, "dropout")
     if not isinstance(p, numbers.Real) or isinstance(p, bool):
         raise TypeError(f"dropout(): 'p' must be a float, but received {type(p).__name__}")
@@ -35,23 +46,29 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     if not is_floating(x.dtype):
         raise TypeError(f"dropout(): 'x' must be a floating-point tensor, but it is "
                         f"{x.dtype.name}")
-    if not training:
-        return x if mode == "upscale_in_train" else _C_ops.scale(x, 1.0 - p, 0.0, True)
     if p == 0:
         return x
+    if axis is None:
+        if not training and in_dynamic_mode():
+            # The op's is_test result without a copy (and on any device).
+            return x if mode == "upscale_in_train" else _C_ops.scale(x, 1.0 - p, 0.0, True)
+        seed = _program_seed()
+        op_mode = "downgrade_in_infer" if mode == "downscale_in_infer" else mode
+        out, _ = _C_ops.dropout(x, None, float(p), not training, op_mode, int(seed), seed != 0)
+        return out
+    if not training:
+        return x if mode == "upscale_in_train" else _C_ops.scale(x, 1.0 - p, 0.0, True)
     if p == 1:
         return _C_ops.scale(x, 0.0, 0.0, True)
     rank = len(x.shape)
-    if axis is None:
-        mask_shape = list(x.shape)
-    else:
-        axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
-        axes = [a % rank for a in axes]
-        mask_shape = [d if i in axes else 1 for i, d in enumerate(x.shape)]
+    axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
+    axes = [a % rank for a in axes]
+    mask_shape = [d if i in axes else 1 for i, d in enumerate(x.shape)]
     if any(d < 0 for d in mask_shape):
         raise NotImplementedError(
-            f"dropout(): the mask is drawn by a uniform op of fixed shape, so in a static "
-            f"program the dims of x it covers must be known; received x of shape {x.shape}")
+            f"dropout(): with 'axis' the mask is drawn by a uniform op of fixed shape, so in a "
+            f"static program the dims of x in 'axis' must be known; received x of shape "
+            f"{x.shape} and axis {axis}")
     # Keep an element when its uniform draw is >= p (Paddle's rule), then scale.
     draw_dtype = x.dtype if x.dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
     draw = _C_ops.uniform(mask_shape, draw_dtype, 0.0, 1.0, 0, x.place)
