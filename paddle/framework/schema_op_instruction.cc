@@ -67,9 +67,15 @@ class SchemaOpInstruction : public Instruction {
     for (const Attribute& attr : attrs_) context_->AddAttr(&attr);
     outputs_.clear();
     output_slots_.assign(schema_.outputs.size(), {});
+    unwritten_outputs_.assign(schema_.outputs.size(), DenseTensor());
     for (size_t k = 0; k < schema_.outputs.size(); ++k) {
       std::vector<DenseTensor*> list;
       for (const std::string& name : output_names_[k]) list.push_back(scope->Var(name)->tensor());
+      // Programs from Paddle leave out outputs nothing reads (dropout's Mask, XShape): the
+      // kernel still writes them, into a tensor of the instruction's own.
+      if (list.empty() && !schema_.outputs[k].is_list && !PairedWithAbsentInput(k)) {
+        list.push_back(&unwritten_outputs_[k]);
+      }
       output_slots_[k] = list;
       outputs_.insert(outputs_.end(), list.begin(), list.end());
       if (schema_.outputs[k].is_list) {
@@ -117,6 +123,18 @@ class SchemaOpInstruction : public Instruction {
   bool OutputsMayAlias() const override { return !schema_.view.empty(); }
 
  private:
+  // Whether output k is paired in place with an optional input the op does not have: the
+  // kernel then expects no output at all.
+  bool PairedWithAbsentInput(size_t k) const {
+    for (const auto& [in, out] : schema_.inplace) {
+      if (out == static_cast<int>(k) && schema_.inputs[in].kind == ops::InputKind::kOptional &&
+          input_names_[in].empty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   DataType KernelDataType(const BlockDesc& block) const {
     if (schema_.data_type_input >= 0) {
       const auto& names = input_names_[schema_.data_type_input];
@@ -208,6 +226,7 @@ class SchemaOpInstruction : public Instruction {
   std::vector<std::pair<const DenseTensor*, const std::string*>> inputs_;
   std::vector<DenseTensor*> outputs_;
   std::vector<std::vector<DenseTensor*>> output_slots_;
+  std::vector<DenseTensor> unwritten_outputs_;
   std::vector<std::pair<DenseTensor*, DenseTensor*>> inplace_tensors_;
   int broadcast_axis_ = -1;
   const DenseTensor* aligned_source_ = nullptr;

@@ -634,3 +634,19 @@ def test_missing_kernel_for_the_place_names_the_op():
         block.append_op("exp", inputs={"X": [a]}, outputs={"Out": [b]})
         with pytest.raises(NotImplementedError, match=r"op 'exp' \(block 0, op 0\).*kernel"):
             paddle.static.Executor().run(main)
+
+
+def test_outputs_a_program_leaves_out_are_still_computed_safely():
+    # Paddle's saved programs omit outputs nothing reads (layer_norm's Mean/Variance here).
+    with static_mode():
+        main, _ = new_programs()
+        block = main.global_block()
+        x = block.create_var(name="x", shape=[2, 4], dtype="float32", need_check_feed=True)
+        y = block.create_var(name="y", shape=[2, 4], dtype="float32")
+        block.append_op("layer_norm", inputs={"X": [x]}, outputs={"Y": [y]},
+                        attrs={"begin_norm_axis": 1, "epsilon": 1e-5})
+        xv = np.arange(8, dtype="float32").reshape(2, 4)
+        (got,) = paddle.static.Executor().run(main, feed={"x": xv}, fetch_list=[y])
+        mean = xv.mean(axis=1, keepdims=True)
+        expected = (xv - mean) / np.sqrt(xv.var(axis=1, keepdims=True) + 1e-5)
+        np.testing.assert_allclose(got, expected, rtol=1e-5)
