@@ -12,6 +12,7 @@ from .io import (deserialize_persistables, deserialize_program, load,  # noqa: F
 from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F401
                       default_main_program, default_startup_program, name_scope,
                       program_guard)
+from ..metric import accuracy  # noqa: F401
 from .tensor import create_global_var, create_parameter  # noqa: F401
 from . import nn  # noqa: F401
 

@@ -1,0 +1,2 @@
+"""paddle.metric: evaluation metrics."""
+from .metrics import accuracy  # noqa: F401
