@@ -1,5 +1,7 @@
 #include "paddle/framework/block_desc.h"
 
+#include "paddle/common/errors.h"
+
 #include "paddle/framework/program_desc.h"
 
 namespace paddle::framework {
@@ -10,9 +12,13 @@ BlockDesc::BlockDesc(ProgramDesc* program, const proto::BlockDesc& desc)
       parent_idx_(desc.parent_idx()),
       forward_block_idx_(desc.forward_block_idx()) {
   for (const proto::VarDesc& var : desc.vars()) {
-    vars_[var.name()] = std::make_unique<VarDesc>(var);
+    auto& slot = vars_[var.name()] = std::make_unique<VarDesc>(var);
+    slot->set_program(program);
   }
-  for (const proto::OpDesc& op : desc.ops()) ops_.push_back(std::make_unique<OpDesc>(op));
+  for (const proto::OpDesc& op : desc.ops()) {
+    ops_.push_back(std::make_unique<OpDesc>(op));
+    ops_.back()->set_program(program);
+  }
 }
 
 BlockDesc* BlockDesc::parent() const {
@@ -23,6 +29,7 @@ VarDesc* BlockDesc::Var(const std::string& name) {
   std::unique_ptr<VarDesc>& slot = vars_[name];
   if (!slot) {
     slot = std::make_unique<VarDesc>(name);
+    slot->set_program(program_);
     Touch();
   }
   return slot.get();
@@ -41,7 +48,10 @@ VarDesc* BlockDesc::FindVarRecursive(const std::string& name) const {
 }
 
 void BlockDesc::RemoveVar(const std::string& name) {
-  vars_.erase(name);
+  auto it = vars_.find(name);
+  if (it == vars_.end()) return;
+  retired_vars_.push_back(std::move(it->second));
+  vars_.erase(it);
   Touch();
 }
 
@@ -55,16 +65,25 @@ std::vector<VarDesc*> BlockDesc::AllVars() const {
 OpDesc* BlockDesc::AppendOp() { return InsertOp(ops_.size()); }
 
 OpDesc* BlockDesc::InsertOp(size_t index) {
+  PD_CHECK(index <= ops_.size(),
+           errors::OutOfRange("cannot insert an op at index ", index, " of block ", idx_,
+                              ", which has ", ops_.size(), " ops"));
   Touch();
   auto it =
       ops_.insert(ops_.begin() + static_cast<std::ptrdiff_t>(index), std::make_unique<OpDesc>());
+  (*it)->set_program(program_);
   return it->get();
 }
 
 void BlockDesc::RemoveOps(size_t begin, size_t end) {
+  PD_CHECK(begin <= end && end <= ops_.size(),
+           errors::OutOfRange("cannot remove ops [", begin, ", ", end, ") of block ", idx_,
+                              ", which has ", ops_.size(), " ops"));
   Touch();
-  ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(begin),
-             ops_.begin() + static_cast<std::ptrdiff_t>(end));
+  auto first = ops_.begin() + static_cast<std::ptrdiff_t>(begin);
+  auto last = ops_.begin() + static_cast<std::ptrdiff_t>(end);
+  for (auto it = first; it != last; ++it) retired_ops_.push_back(std::move(*it));
+  ops_.erase(first, last);
 }
 
 proto::BlockDesc BlockDesc::ToProto() const {

@@ -58,6 +58,10 @@ class BlockDesc {
   int forward_block_idx_ = -1;
   std::map<std::string, std::unique_ptr<VarDesc>> vars_;
   std::vector<std::unique_ptr<OpDesc>> ops_;
+  // Removed ops and variables live as long as the block: Python wrappers may still point at
+  // them.
+  std::vector<std::unique_ptr<OpDesc>> retired_ops_;
+  std::vector<std::unique_ptr<VarDesc>> retired_vars_;
 };
 
 }  // namespace paddle::framework

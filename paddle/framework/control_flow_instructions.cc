@@ -29,15 +29,6 @@ namespace paddle::framework {
 
 namespace {
 
-std::string SingleName(const OpDesc& op, const std::string& slot, bool is_input,
-                       const std::string& where) {
-  std::vector<std::string> names = is_input ? op.Input(slot) : op.Output(slot);
-  PD_CHECK(names.size() == 1,
-           errors::InvalidArgument(where, ": slot '", slot, "' must name one variable, but names ",
-                                   names.size()));
-  return names[0];
-}
-
 std::vector<std::string> StringsAttr(const OpDesc& op, const std::string& name,
                                      const std::string& where) {
   const ProtoAttr* attr = op.FindAttr(name);
@@ -55,10 +46,12 @@ bool BoolAttr(const OpDesc& op, const std::string& name, bool default_value) {
 // The sub-block `op` runs (its `sub_block` attribute), checked.
 int SubBlockOf(const OpDesc& op, const PrepareContext& ctx, const std::string& where) {
   int idx = op.SubBlockIndex();
-  PD_CHECK(idx > 0 && static_cast<size_t>(idx) < ctx.program->Size() && idx != ctx.block->idx(),
+  // Sub-blocks come after the block of their op (as Paddle appends them), so a chain of
+  // control-flow ops can never lead back to a block it is in.
+  PD_CHECK(idx > ctx.block->idx() && static_cast<size_t>(idx) < ctx.program->Size(),
            errors::InvalidArgument(where, ": attribute 'sub_block' is ", idx,
-                                   "; expected the index of another block of the program (1 to ",
-                                   ctx.program->Size() - 1, ")"));
+                                   "; expected a block after block ", ctx.block->idx(),
+                                   " (the program has ", ctx.program->Size(), " blocks)"));
   return idx;
 }
 
@@ -123,7 +116,7 @@ class SubBlockInstruction : public Instruction {
         executor_(ctx.executor),
         input_names_(op.Input(input_slot)),
         output_names_(op.Output("Out")),
-        steps_name_(SingleName(op, steps_slot, false, where_)) {
+        steps_name_(SingleName(op.Output(steps_slot), steps_slot, where_)) {
     int sub_block = SubBlockOf(op, ctx, where_);
     PrepareOptions options;
     // The gradient block reads the forward values of each step: keep them all.
@@ -181,7 +174,7 @@ class SubBlockInstruction : public Instruction {
     if (bound) {
       executor_->Run(sub_.get(), step);
     } else {
-      executor_->RunInStepScope(sub_.get(), step);
+      executor_->Run(sub_.get(), step);
     }
   }
 
@@ -281,7 +274,7 @@ class WhileInstruction : public SubBlockInstruction {
   WhileInstruction(const OpDesc& op, const PrepareContext& ctx)
       : SubBlockInstruction(op, ctx, "X", "StepScopes", "while_grad",
                             BoolAttr(op, "is_test", false)),
-        cond_name_(SingleName(op, "Condition", true, where_)) {
+        cond_name_(SingleName(op.Input("Condition"), "Condition", where_)) {
     const std::vector<std::string>& outs = output_names();
     cond_output_ = std::find(outs.begin(), outs.end(), cond_name_) - outs.begin();
     PD_CHECK(cond_output_ < outs.size(),
@@ -339,7 +332,7 @@ class SubBlockGradInstruction : public Instruction {
         output_grad_names_(op.Input(GradSlot("Out"))),
         inner_output_grads_(StringsAttr(op, "original_output_grad", where_)),
         inner_input_grads_(StringsAttr(op, "original_input_grad", where_)),
-        steps_name_(SingleName(op, steps_slot, true, where_)) {
+        steps_name_(SingleName(op.Input(steps_slot), steps_slot, where_)) {
     output_grad_names_.resize(output_names_.size(), kEmptyVarName);
     input_grad_names_.resize(input_names_.size(), kEmptyVarName);
     PD_CHECK(inner_output_grads_.size() == output_names_.size() &&
@@ -397,7 +390,7 @@ class SubBlockGradInstruction : public Instruction {
     return *var->tensor();
   }
 
-  void RunGradBlock(Scope* step) { executor_->RunInStepScope(grad_.get(), step); }
+  void RunGradBlock(Scope* step) { executor_->Run(grad_.get(), step); }
 
   // Writes input i's gradient: `grad`, or zeros shaped like the input.
   void SetInputGrad(size_t i, const std::optional<DenseTensor>& grad) const {
@@ -520,8 +513,8 @@ class SelectInputInstruction : public Instruction {
   SelectInputInstruction(const OpDesc& op, const PrepareContext& ctx)
       : Instruction(op, DescribeOp(op, ctx)),
         input_names_(op.Input("X")),
-        mask_name_(SingleName(op, "Mask", true, where_)),
-        out_name_(SingleName(op, "Out", false, where_)) {}
+        mask_name_(SingleName(op.Input("Mask"), "Mask", where_)),
+        out_name_(SingleName(op.Output("Out"), "Out", where_)) {}
 
   void Bind(Scope* scope) override {
     inputs_.clear();
@@ -558,8 +551,8 @@ class SelectOutputInstruction : public Instruction {
  public:
   SelectOutputInstruction(const OpDesc& op, const PrepareContext& ctx)
       : Instruction(op, DescribeOp(op, ctx)),
-        in_name_(SingleName(op, "X", true, where_)),
-        mask_name_(SingleName(op, "Mask", true, where_)),
+        in_name_(SingleName(op.Input("X"), "X", where_)),
+        mask_name_(SingleName(op.Input("Mask"), "Mask", where_)),
         output_names_(op.Output("Out")) {}
 
   void Bind(Scope* scope) override {

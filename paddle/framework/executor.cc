@@ -126,7 +126,8 @@ void Executor::Run(PreparedBlock* prepared, Scope* scope) {
   PD_CHECK(prepared->revision_ == prepared->program_->revision(),
            errors::PreconditionNotMet("the program changed after it was prepared; prepare it "
                                       "again"));
-  if (prepared->bound_scope_ != scope) {
+  if (prepared->bound_scope_id_ != scope->id() ||
+      prepared->bound_scope_version_ != scope->BindingVersion()) {
     for (const VarDesc* var : block->AllVars()) {
       if (scope->FindVar(var->name()) == nullptr) scope->Var(var->name())->set_kind(var->kind());
     }
@@ -137,7 +138,8 @@ void Executor::Run(PreparedBlock* prepared, Scope* scope) {
         prepared->dead_tensors_[i].push_back(scope->FindVar(name)->tensor());
       }
     }
-    prepared->bound_scope_ = scope;
+    prepared->bound_scope_id_ = scope->id();
+    prepared->bound_scope_version_ = scope->BindingVersion();
   }
   // Backward rules run forward ops eagerly; nothing here is recorded for dygraph autograd.
   imperative::GradModeGuard no_grad(false);
@@ -153,11 +155,6 @@ void Executor::Run(PreparedBlock* prepared, Scope* scope) {
     for (DenseTensor* dead : prepared->dead_tensors_[i]) gc.Collect(dead);
   }
   gc.Flush();
-}
-
-void Executor::RunInStepScope(PreparedBlock* prepared, Scope* scope) {
-  prepared->bound_scope_ = nullptr;
-  Run(prepared, scope);
 }
 
 }  // namespace paddle::framework

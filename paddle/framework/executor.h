@@ -43,7 +43,8 @@ class PreparedBlock {
   std::vector<std::vector<std::string>> dead_after_;
   std::vector<std::pair<std::string, std::string>> inplace_pairs_;
   // Bound to a scope.
-  Scope* bound_scope_ = nullptr;
+  uint64_t bound_scope_id_ = 0;  // 0: not bound
+  uint64_t bound_scope_version_ = 0;
   std::vector<std::vector<DenseTensor*>> dead_tensors_;
 };
 
@@ -58,9 +59,6 @@ class Executor {
   // Creates the block's variables in `scope` where missing, binds (when `scope` changed) and
   // runs every instruction.
   void Run(PreparedBlock* prepared, Scope* scope);
-  // Run for a scope a control-flow op made for one run or loop step of its sub-block: binds
-  // afresh every time, since such a scope may sit at the address of one freed earlier.
-  void RunInStepScope(PreparedBlock* prepared, Scope* scope);
 
  private:
   Place place_;

@@ -12,18 +12,10 @@ namespace {
 int ColumnOf(const OpDesc& op, const std::string& where) {
   const ProtoAttr* col = op.FindAttr("col");
   PD_CHECK(col != nullptr, errors::InvalidArgument(where, ": attribute 'col' is missing"));
-  int value = std::get<int32_t>(FromProtoAttr(*col, 1, where));
+  int value = std::get<int32_t>(FromProtoAttr(*col, AttributeIndex<int32_t>(), where));
   PD_CHECK(value >= 0, errors::InvalidArgument(where, ": attribute 'col' is ", value,
                                                "; expected a non-negative index"));
   return value;
-}
-
-std::string SingleName(const std::vector<std::string>& names, const char* slot,
-                       const std::string& where) {
-  PD_CHECK(names.size() == 1,
-           errors::InvalidArgument(where, ": slot '", slot, "' must name one variable, but names ",
-                                   names.size()));
-  return names[0];
 }
 
 class FeedInstruction : public Instruction {

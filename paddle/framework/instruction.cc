@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "paddle/common/errors.h"
+#include "paddle/framework/grad_op_instruction.h"
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/schema_op_instruction.h"
 
@@ -25,6 +26,14 @@ bool RegisterInstruction(const std::string& op_type, InstructionFactory factory)
 std::string DescribeOp(const OpDesc& op, const PrepareContext& ctx) {
   return "op '" + op.type() + "' (block " + std::to_string(ctx.block->idx()) + ", op " +
          std::to_string(ctx.op_index) + ")";
+}
+
+std::string SingleName(const std::vector<std::string>& names, const std::string& slot,
+                       const std::string& where) {
+  PD_CHECK(names.size() == 1,
+           errors::InvalidArgument(where, ": slot '", slot, "' must name one variable, but names ",
+                                   names.size()));
+  return names[0];
 }
 
 std::unique_ptr<Instruction> CreateInstruction(const OpDesc& op, const PrepareContext& ctx) {

@@ -67,4 +67,9 @@ std::unique_ptr<Instruction> CreateInstruction(const OpDesc& op, const PrepareCo
 
 std::string DescribeOp(const OpDesc& op, const PrepareContext& ctx);
 
+// The one variable of a slot (`names`, from OpDesc::Input/Output); InvalidArgument naming
+// `where` and the slot otherwise.
+std::string SingleName(const std::vector<std::string>& names, const std::string& slot,
+                       const std::string& where);
+
 }  // namespace paddle::framework

@@ -69,6 +69,10 @@ const std::string& LegacyInputSlot(const ops::OpSchema& op, size_t input) {
   return Renamed(op.legacy.inputs, op.inputs[input].name);
 }
 
+const std::string& LegacyAttrName(const ops::OpSchema& op, size_t attr) {
+  return Renamed(op.legacy.attrs, op.attrs[attr].name);
+}
+
 const std::string& LegacyOutputSlot(const ops::OpSchema& op, size_t output) {
   return Renamed(op.legacy.outputs, op.outputs[output].name);
 }
@@ -100,14 +104,14 @@ std::vector<Attribute> SchemaAttrsOf(const ops::OpSchema& schema, const OpDesc& 
   std::vector<Attribute> attrs;
   attrs.reserve(schema.attrs.size());
   for (const ops::OpAttr& attr : schema.attrs) {
-    if (attr.type_index == 13) {  // the place comes from the executor
+    if (attr.type_index == AttributeIndex<Place>()) {  // the place comes from the executor
       attrs.emplace_back(place);
       continue;
     }
     const std::string& legacy_name = Renamed(schema.legacy.attrs, attr.name);
     const ProtoAttr* stored = op.FindAttr(legacy_name);
     const ProtoAttr* exact = op.FindAttr("str_value");
-    if (attr.type_index == 11 && legacy_name == "value" && exact != nullptr &&
+    if (attr.type_index == AttributeIndex<Scalar>() && legacy_name == "value" && exact != nullptr &&
         exact->type() == proto::STRING && !exact->s().empty()) {
       attrs.push_back(ScalarFromString(exact->s(), where));
     } else if (stored != nullptr) {

@@ -18,6 +18,7 @@ const ops::OpSchema* FindForwardSchemaForGradDesc(const OpDesc& op);
 
 const std::string& LegacyInputSlot(const ops::OpSchema& op, size_t input);
 const std::string& LegacyOutputSlot(const ops::OpSchema& op, size_t output);
+const std::string& LegacyAttrName(const ops::OpSchema& op, size_t attr);
 const std::string& LegacyType(const ops::OpSchema& op);
 // Paddle's name for "no variable" in a slot that lists one variable per element.
 inline constexpr const char* kEmptyVarName = "@EMPTY@";

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "paddle/common/errors.h"
+#include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/proto_attribute.h"
 
 namespace paddle::framework {
@@ -10,16 +11,6 @@ namespace paddle::framework {
 namespace {
 
 OpRole g_op_role = OpRole::kForward;
-
-const std::string& LegacyName(const std::map<std::string, std::string>& names,
-                              const std::string& name) {
-  auto it = names.find(name);
-  return it == names.end() ? name : it->second;
-}
-
-std::string OpTypeOf(const ops::OpSchema& op) {
-  return op.legacy.type.empty() ? op.name : op.legacy.type;
-}
 
 // Floating inputs of different precision meet at the wider type through cast ops, as in
 // dygraph; integer/float mixes are an error there and here.
@@ -110,14 +101,14 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
     throw Error(e.code(), op.name + ": " + message);
   }
 
-  const std::string type = OpTypeOf(op);
+  const std::string& type = LegacyType(op);
   OpDesc* desc = block->AppendOp();
   desc->set_type(type);
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (call.inputs[i].empty()) continue;
     std::vector<std::string> names;
     for (const VarDesc* v : call.inputs[i]) names.push_back(v->name());
-    desc->SetInput(LegacyName(op.legacy.inputs, op.inputs[i].name), names);
+    desc->SetInput(LegacyInputSlot(op, i), names);
   }
 
   AppendedOp result{desc, std::vector<std::vector<VarDesc*>>(op.outputs.size())};
@@ -152,12 +143,11 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
       if (call.outputs[k].empty()) var->set_stop_gradient(!IsFloating(m.dtype));
       names.push_back(var->name());
     }
-    desc->SetOutput(LegacyName(op.legacy.outputs, op.outputs[k].name), names);
+    desc->SetOutput(LegacyOutputSlot(op, k), names);
   }
 
   for (size_t j = 0; j < op.attrs.size(); ++j) {
-    std::optional<ProtoAttr> attr =
-        ToProtoAttr(LegacyName(op.legacy.attrs, op.attrs[j].name), call.attrs[j]);
+    std::optional<ProtoAttr> attr = ToProtoAttr(LegacyAttrName(op, j), call.attrs[j]);
     if (attr) desc->SetAttr(std::move(*attr));
   }
   for (const auto& [name, value] : op.legacy.extra_attrs) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "paddle/framework/program_desc.h"
+
 namespace paddle::framework {
 
 namespace {
@@ -52,6 +54,10 @@ void Rename(ProtoVars* vars, const std::string& from, const std::string& to) {
 
 }  // namespace
 
+void OpDesc::Touch() {
+  if (program_ != nullptr) program_->Touch();
+}
+
 std::vector<std::string> OpDesc::Input(const std::string& slot) const {
   return SlotArguments(desc_.inputs(), slot);
 }
@@ -59,9 +65,11 @@ std::vector<std::string> OpDesc::Output(const std::string& slot) const {
   return SlotArguments(desc_.outputs(), slot);
 }
 void OpDesc::SetInput(const std::string& slot, const std::vector<std::string>& names) {
+  Touch();
   SetSlot(desc_.mutable_inputs(), slot, names);
 }
 void OpDesc::SetOutput(const std::string& slot, const std::vector<std::string>& names) {
+  Touch();
   SetSlot(desc_.mutable_outputs(), slot, names);
 }
 std::vector<std::string> OpDesc::InputSlots() const { return Slots(desc_.inputs()); }
@@ -69,9 +77,11 @@ std::vector<std::string> OpDesc::OutputSlots() const { return Slots(desc_.output
 std::vector<std::string> OpDesc::InputNames() const { return AllArguments(desc_.inputs()); }
 std::vector<std::string> OpDesc::OutputNames() const { return AllArguments(desc_.outputs()); }
 void OpDesc::RenameInput(const std::string& from, const std::string& to) {
+  Touch();
   Rename(desc_.mutable_inputs(), from, to);
 }
 void OpDesc::RenameOutput(const std::string& from, const std::string& to) {
+  Touch();
   Rename(desc_.mutable_outputs(), from, to);
 }
 
@@ -83,6 +93,7 @@ const ProtoAttr* OpDesc::FindAttr(const std::string& name) const {
 }
 
 void OpDesc::SetAttr(ProtoAttr attr) {
+  Touch();
   auto* attrs = desc_.mutable_attrs();
   auto it = std::find_if(attrs->begin(), attrs->end(),
                          [&](const ProtoAttr& a) { return a.name() >= attr.name(); });
@@ -96,6 +107,7 @@ void OpDesc::SetAttr(ProtoAttr attr) {
 }
 
 void OpDesc::RemoveAttr(const std::string& name) {
+  Touch();
   auto* attrs = desc_.mutable_attrs();
   for (int i = 0; i < attrs->size(); ++i) {
     if (attrs->Get(i).name() == name) {

@@ -9,6 +9,8 @@
 
 namespace paddle::framework {
 
+class ProgramDesc;
+
 using ProtoAttr = proto::OpDesc::Attr;
 
 // Paddle's op_role attribute: which part of a training program an op belongs to.
@@ -21,7 +23,10 @@ class OpDesc {
   explicit OpDesc(proto::OpDesc desc) : desc_(std::move(desc)) {}
 
   const std::string& type() const { return desc_.type(); }
-  void set_type(const std::string& type) { desc_.set_type(type); }
+  void set_type(const std::string& type) {
+    desc_.set_type(type);
+    Touch();
+  }
 
   // The variables bound to a slot; empty when the slot is absent.
   std::vector<std::string> Input(const std::string& slot) const;
@@ -46,9 +51,14 @@ class OpDesc {
   int SubBlockIndex() const;
 
   const proto::OpDesc& proto() const { return desc_; }
+  // The program whose revision a change bumps (set by the block that holds the op).
+  void set_program(ProgramDesc* program) { program_ = program; }
 
  private:
+  void Touch();
+
   proto::OpDesc desc_;
+  ProgramDesc* program_ = nullptr;
 };
 
 ProtoAttr MakeIntAttr(const std::string& name, int value);

@@ -157,35 +157,35 @@ std::optional<ProtoAttr> ToProtoAttr(const std::string& name, const Attribute& v
 
 Attribute FromProtoAttr(const ProtoAttr& attr, int type_index, const std::string& op) {
   switch (type_index) {
-    case 0:
+    case AttributeIndex<bool>():
       return NumberOf(attr, "a bool", op) != 0;
-    case 1: {
+    case AttributeIndex<int32_t>(): {
       int64_t v = IntegerOf(attr, "an int", op);
       PD_CHECK(FitsInt32(v), errors::InvalidArgument(op, ": attribute '", attr.name(), "' = ", v,
                                                      " does not fit in int32"));
       return static_cast<int32_t>(v);
     }
-    case 2:
+    case AttributeIndex<int64_t>():
       return IntegerOf(attr, "an int64", op);
-    case 3:
+    case AttributeIndex<float>():
       return static_cast<float>(NumberOf(attr, "a float", op));
-    case 4:
+    case AttributeIndex<double>():
       return NumberOf(attr, "a double", op);
-    case 5:
+    case AttributeIndex<std::string>():
       if (attr.type() != proto::STRING) Mismatch(attr, "a string", op);
       return attr.s();
-    case 6:
+    case AttributeIndex<std::vector<int32_t>>():
       return ListOf<int32_t>(attr, "a list of int", op);
-    case 7:
+    case AttributeIndex<std::vector<int64_t>>():
       return ListOf<int64_t>(attr, "a list of int64", op);
-    case 8:
+    case AttributeIndex<std::vector<float>>():
       return ListOf<float>(attr, "a list of float", op);
-    case 9:
+    case AttributeIndex<std::vector<double>>():
       return ListOf<double>(attr, "a list of double", op);
-    case 10:
+    case AttributeIndex<std::vector<std::string>>():
       if (attr.type() != proto::STRINGS) Mismatch(attr, "a list of strings", op);
       return std::vector<std::string>(attr.strings().begin(), attr.strings().end());
-    case 11:
+    case AttributeIndex<Scalar>():
       switch (attr.type()) {
         case proto::BOOLEAN:
           return Scalar(attr.b());
@@ -200,12 +200,12 @@ Attribute FromProtoAttr(const ProtoAttr& attr, int type_index, const std::string
         default:
           return Scalar(NumberOf(attr, "a number", op));
       }
-    case 12: {
+    case AttributeIndex<DataType>(): {
       int64_t v = IntegerOf(attr, "a data type", op);
       if (v < 0) return DataType::UNDEFINED;
       return FromProtoDataType(static_cast<proto::VarType::Type>(v));
     }
-    case 13:
+    case AttributeIndex<Place>():
       return Place();
   }
   PD_THROW(errors::Unimplemented(op, ": attribute '", attr.name(), "' has an unknown type"));

@@ -4,10 +4,10 @@
 
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/proto_attribute.h"
-#include "paddle/imperative/grad_node.h"
 #include "paddle/kernels/kernel_context.h"
 #include "paddle/kernels/kernel_registry.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/memory/malloc.h"
+#include "paddle/memory/memcpy.h"
 
 namespace paddle::framework {
 
@@ -25,20 +25,28 @@ class SchemaOpInstruction : public Instruction {
       PD_CHECK(!input_names_.back().empty() || schema.inputs[i].kind != ops::InputKind::kTensor,
                errors::InvalidArgument(where_, ": required input '", LegacyInputSlot(schema, i),
                                        "' is missing"));
+      CheckSingle(LegacyInputSlot(schema, i), input_names_.back(),
+                  schema.inputs[i].kind == ops::InputKind::kList);
     }
     for (size_t k = 0; k < schema.outputs.size(); ++k) {
       output_names_.push_back(op.Output(LegacyOutputSlot(schema, k)));
+      CheckSingle(LegacyOutputSlot(schema, k), output_names_.back(), schema.outputs[k].is_list);
     }
     // Programs from older Paddle versions align Y with X at `axis` (elementwise ops); the
     // schema op broadcasts from the trailing dimension, so Y gets trailing 1s at run time.
     if (schema.legacy.extra_attrs.count("axis") > 0 && schema.inputs.size() == 2) {
       if (const ProtoAttr* axis = op.FindAttr("axis")) {
-        broadcast_axis_ = std::get<int32_t>(FromProtoAttr(*axis, 1, where_));
+        broadcast_axis_ =
+            std::get<int32_t>(FromProtoAttr(*axis, AttributeIndex<int32_t>(), where_));
+        PD_CHECK(broadcast_axis_ >= -1,
+                 errors::InvalidArgument(where_, ": attribute 'axis' is ", broadcast_axis_,
+                                         "; expected -1 or a dimension of X"));
       }
     }
-    DataType dtype = KernelDataType(*ctx.block);
+    kernel_dtype_ = KernelDataType(*ctx.block);
     try {
-      kernel_ = schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, dtype}).fn;
+      kernel_ =
+          schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, kernel_dtype_}).fn;
     } catch (const Error& e) {
       throw Error(e.code(), where_ + ": " + e.what());  // name the op in the program
     }
@@ -88,6 +96,22 @@ class SchemaOpInstruction : public Instruction {
     for (const auto& [in, out] : inplace_pairs_) {
       inplace_tensors_.emplace_back(scope->FindVar(in)->tensor(), scope->FindVar(out)->tensor());
     }
+    shared_writes_.clear();
+    for (DenseTensor* out : outputs_) {
+      bool in_place = std::any_of(inplace_tensors_.begin(), inplace_tensors_.end(),
+                                  [out](const auto& pair) { return pair.second == out; });
+      if (in_place || out == nullptr) continue;
+      bool also_input = std::any_of(inputs_.begin(), inputs_.end(),
+                                    [out](const auto& input) { return input.first == out; });
+      shared_writes_.emplace_back(out, also_input);
+    }
+    dtype_source_ = nullptr;
+    if (schema_.data_type_input >= 0 && !input_names_[schema_.data_type_input].empty()) {
+      size_t flat = 0;
+      for (int i = 0; i < schema_.data_type_input; ++i) flat += input_names_[i].size();
+      dtype_source_ = inputs_[flat].first;
+      dtype_source_name_ = inputs_[flat].second;
+    }
     metas_inferred_ = false;
   }
 
@@ -102,6 +126,8 @@ class SchemaOpInstruction : public Instruction {
         output_slots_[k][j]->set_meta(output_metas_[k][j]);
       }
     }
+    if (dtype_source_ != nullptr && dtype_source_->dtype() != kernel_dtype_) ThrowDtypeMismatch();
+    for (const auto& [tensor, also_input] : shared_writes_) SeparateStorage(tensor, also_input);
     for (const auto& [in, out] : inplace_tensors_) out->ShareBufferWith(*in);
     kernel_(context_.get());
   }
@@ -123,6 +149,38 @@ class SchemaOpInstruction : public Instruction {
   bool OutputsMayAlias() const override { return !schema_.view.empty(); }
 
  private:
+  // A tensor slot holds at most one variable.
+  void CheckSingle(const std::string& slot, const std::vector<std::string>& names,
+                   bool is_list) const {
+    PD_CHECK(is_list || names.size() <= 1,
+             errors::InvalidArgument(where_, ": slot '", slot, "' takes one variable, but names ",
+                                     names.size()));
+  }
+
+  // Kernels write through an output's existing buffer. When a view or a passed-through gradient
+  // shares that buffer with another variable, the write would change that variable too: the
+  // output gets a buffer of its own first (a copy when the op also reads it, as an optimizer's
+  // ParamOut = Param does).
+  static void SeparateStorage(DenseTensor* tensor, bool also_input) {
+    const std::shared_ptr<memory::Allocation>& holder = tensor->holder();
+    if (holder == nullptr || holder.use_count() <= 1) return;
+    if (!also_input) {
+      tensor->set_holder(nullptr);
+      return;
+    }
+    std::shared_ptr<memory::Allocation> own = memory::Alloc(holder->place(), tensor->nbytes());
+    memory::Copy(holder->place(), own->ptr(), holder->place(), tensor->raw_data(),
+                 tensor->nbytes());
+    tensor->set_holder(std::move(own));
+  }
+
+  [[noreturn]] void ThrowDtypeMismatch() const {
+    PD_THROW(errors::InvalidType(where_, ": input '", *dtype_source_name_, "' holds ",
+                                 DataTypeName(dtype_source_->dtype()), " but the program declares ",
+                                 DataTypeName(kernel_dtype_),
+                                 ", the dtype its kernel was chosen for"));
+  }
+
   // Whether output k is paired in place with an optional input the op does not have: the
   // kernel then expects no output at all.
   bool PairedWithAbsentInput(size_t k) const {
@@ -232,6 +290,10 @@ class SchemaOpInstruction : public Instruction {
   const DenseTensor* aligned_source_ = nullptr;
   DenseTensor aligned_y_;
   bool metas_inferred_ = false;
+  DataType kernel_dtype_;
+  const DenseTensor* dtype_source_ = nullptr;  // the input whose dtype chose the kernel
+  const std::string* dtype_source_name_ = nullptr;
+  std::vector<std::pair<DenseTensor*, bool>> shared_writes_;  // (output, also an input)
   std::vector<TensorMeta> cached_input_metas_;
   std::vector<std::vector<TensorMeta>> output_metas_;
 };
@@ -242,159 +304,6 @@ std::unique_ptr<Instruction> CreateSchemaOpInstruction(const ops::OpSchema& sche
                                                        const OpDesc& op,
                                                        const PrepareContext& ctx) {
   return std::make_unique<SchemaOpInstruction>(schema, op, ctx);
-}
-
-}  // namespace paddle::framework
-
-namespace paddle::framework {
-
-namespace {
-
-// The gradient of a schema op, "<legacy type>_grad": its slots are the forward op's input and
-// output slots, "<Out>@GRAD" for the output gradients and "<X>@GRAD" for the input gradients.
-// It runs the op's backward rule, which runs forward ops eagerly, then sums each gradient back
-// to its input's shape where the forward broadcast, as the dygraph engine does.
-class GradOpInstruction : public Instruction {
- public:
-  GradOpInstruction(const ops::OpSchema& forward, const OpDesc& op, const PrepareContext& ctx)
-      : Instruction(op, DescribeOp(op, ctx)),
-        forward_(forward),
-        backward_(*forward.backward),
-        attrs_(SchemaAttrsOf(forward, op, ctx.place, where_)) {
-    for (size_t i = 0; i < forward.inputs.size(); ++i) {
-      input_names_.push_back(op.Input(LegacyInputSlot(forward, i)));
-      grad_names_.push_back(op.Output(GradSlot(LegacyInputSlot(forward, i))));
-      PD_CHECK(
-          grad_names_[i].empty() || grad_names_[i].size() == input_names_[i].size(),
-          errors::InvalidArgument(where_, ": slot '", GradSlot(LegacyInputSlot(forward, i)),
-                                  "' has ", grad_names_[i].size(), " variables but '",
-                                  LegacyInputSlot(forward, i), "' has ", input_names_[i].size()));
-    }
-    for (size_t k = 0; k < forward.outputs.size(); ++k) {
-      output_names_.push_back(op.Output(LegacyOutputSlot(forward, k)));
-      if (output_names_.back().empty())
-        output_names_.back() = op.Input(LegacyOutputSlot(forward, k));
-      out_grad_names_.push_back(op.Input(GradSlot(LegacyOutputSlot(forward, k))));
-    }
-  }
-
-  std::vector<std::string> NoNeedBufferInputs() const override {
-    std::vector<std::string> names;
-    for (size_t i = 0; i < input_names_.size(); ++i) {
-      if (!backward_.save_inputs[i] || backward_.no_need_buffer[i]) {
-        names.insert(names.end(), input_names_[i].begin(), input_names_[i].end());
-      }
-    }
-    for (size_t k = 0; k < output_names_.size(); ++k) {
-      if (!backward_.save_outputs[k]) {
-        names.insert(names.end(), output_names_[k].begin(), output_names_[k].end());
-      }
-    }
-    return names;
-  }
-
-  bool OutputsMayAlias() const override { return true; }
-
-  void Bind(Scope* scope) override {
-    auto bind = [&](const std::vector<std::vector<std::string>>& names, const char* what) {
-      std::vector<std::vector<Variable*>> vars;
-      for (const auto& slot : names) {
-        vars.emplace_back();
-        for (const std::string& name : slot) {
-          vars.back().push_back(name == kEmptyVarName ? nullptr : LookUp(scope, what, name));
-        }
-      }
-      return vars;
-    };
-    inputs_ = bind(input_names_, "forward input");
-    outputs_ = bind(output_names_, "forward output");
-    out_grads_ = bind(out_grad_names_, "output gradient");
-    grads_.clear();
-    for (const auto& slot : grad_names_) {
-      grads_.emplace_back();
-      for (const std::string& name : slot) {
-        grads_.back().push_back(name == kEmptyVarName ? nullptr : scope->Var(name));
-      }
-    }
-  }
-
-  void Run() override {
-    std::vector<std::vector<Tensor>> inputs(inputs_.size());
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      for (Variable* v : inputs_[i]) {
-        inputs[i].push_back(backward_.save_inputs[i] ? Tensor(v->shared_tensor()) : Tensor());
-      }
-    }
-    std::vector<std::vector<Tensor>> outputs(outputs_.size());
-    std::vector<std::vector<Tensor>> out_grads(outputs_.size());
-    for (size_t k = 0; k < outputs_.size(); ++k) {
-      // PaddlePaddle's gradient descs leave out the forward outputs their kernels do not read
-      // (mul_grad, reduce_mean_grad list only Out@GRAD): one entry per gradient then.
-      size_t count = std::max(outputs_[k].size(), out_grads_[k].size());
-      for (size_t j = 0; j < count; ++j) {
-        Variable* out = j < outputs_[k].size() ? outputs_[k][j] : nullptr;
-        outputs[k].push_back(
-            backward_.save_outputs[k] && out != nullptr ? Tensor(out->shared_tensor()) : Tensor());
-        Variable* grad = j < out_grads_[k].size() ? out_grads_[k][j] : nullptr;
-        if (grad != nullptr && grad->tensor()->initialized()) {
-          out_grads[k].emplace_back(grad->shared_tensor());
-        } else {
-          PD_CHECK(out != nullptr,
-                   errors::InvalidArgument(where_, ": output ", j, " of slot '",
-                                           LegacyOutputSlot(forward_, k),
-                                           "' has neither a variable nor a gradient"));
-          // An output no gradient reaches contributes zeros, as in dygraph.
-          const DenseTensor& o = *out->tensor();
-          out_grads[k].push_back(ops::full(o.dims().ToVector(), 0, o.dtype(), o.place()));
-        }
-      }
-    }
-    std::vector<std::vector<Tensor>> results(grads_.size());
-    ops::GradCall call;
-    call.inputs = &inputs;
-    call.outputs = &outputs;
-    call.attrs = &attrs_;
-    call.out_grads = &out_grads;
-    call.input_grads.resize(grads_.size());
-    for (size_t i = 0; i < grads_.size(); ++i) {
-      if (grads_[i].empty() || !backward_.differentiable[i]) continue;
-      results[i].resize(grads_[i].size());
-      for (Tensor& t : results[i]) call.input_grads[i].push_back(&t);
-    }
-    try {
-      backward_.fn(&call);
-    } catch (const Error& e) {
-      throw Error(e.code(), where_ + ": " + e.what());
-    }
-    for (size_t i = 0; i < grads_.size(); ++i) {
-      for (size_t j = 0; j < results[i].size(); ++j) {
-        Variable* target = grads_[i][j];
-        if (target == nullptr) continue;
-        const DenseTensor& input = *inputs_[i][j]->tensor();
-        Tensor grad = results[i][j];
-        if (!grad.defined()) {
-          grad = ops::full(input.dims().ToVector(), 0, input.dtype(), input.place());
-        } else {
-          grad = imperative::ReduceToShape(grad, input.dims());
-        }
-        *target->tensor() = *grad.impl();
-      }
-    }
-  }
-
- private:
-  const ops::OpSchema& forward_;
-  const ops::BackwardSchema& backward_;
-  std::vector<Attribute> attrs_;
-  std::vector<std::vector<std::string>> input_names_, output_names_, out_grad_names_, grad_names_;
-  std::vector<std::vector<Variable*>> inputs_, outputs_, out_grads_, grads_;
-};
-
-}  // namespace
-
-std::unique_ptr<Instruction> CreateGradOpInstruction(const ops::OpSchema& forward, const OpDesc& op,
-                                                     const PrepareContext& ctx) {
-  return std::make_unique<GradOpInstruction>(forward, op, ctx);
 }
 
 }  // namespace paddle::framework

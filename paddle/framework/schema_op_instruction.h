@@ -1,5 +1,4 @@
-// The instructions for schema ops (run their kernel) and for their gradients (run the backward
-// rule, as dygraph does).
+// The instruction for a schema op: runs its kernel.
 #pragma once
 
 #include <memory>
@@ -11,7 +10,5 @@ namespace paddle::framework {
 
 std::unique_ptr<Instruction> CreateSchemaOpInstruction(const ops::OpSchema& schema,
                                                        const OpDesc& op, const PrepareContext& ctx);
-std::unique_ptr<Instruction> CreateGradOpInstruction(const ops::OpSchema& forward, const OpDesc& op,
-                                                     const PrepareContext& ctx);
 
 }  // namespace paddle::framework

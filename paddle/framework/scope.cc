@@ -1,8 +1,20 @@
 #include "paddle/framework/scope.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace paddle::framework {
+
+Scope::Scope() {
+  static std::atomic<uint64_t> next_id{1};
+  id_ = next_id++;
+}
+
+uint64_t Scope::BindingVersion() const {
+  uint64_t version = 0;
+  for (const Scope* s = this; s != nullptr; s = s->parent_) version += s->erase_count_;
+  return version;
+}
 
 Variable* Scope::Var(const std::string& name) {
   std::unique_ptr<Variable>& slot = vars_[name];
@@ -24,6 +36,7 @@ Variable* Scope::FindLocalVar(const std::string& name) const {
 
 void Scope::EraseVars(const std::vector<std::string>& names) {
   for (const std::string& name : names) vars_.erase(name);
+  ++erase_count_;
 }
 
 std::vector<std::string> Scope::LocalVarNames() const {
@@ -41,9 +54,22 @@ Scope& Scope::NewScope() {
 }
 
 void Scope::DeleteScope(Scope* kid) {
+  ForgetStepScopes(kid);
   kids_.remove_if([kid](const std::unique_ptr<Scope>& s) { return s.get() == kid; });
 }
 
-void Scope::DropKids() { kids_.clear(); }
+void Scope::DropKids() {
+  ForgetStepScopes(nullptr);
+  kids_.clear();
+}
+
+void Scope::ForgetStepScopes(const Scope* kid) {
+  for (auto& [name, var] : vars_) {
+    std::vector<Scope*>* kept = var->step_scopes();
+    kept->erase(std::remove_if(kept->begin(), kept->end(),
+                               [kid](Scope* s) { return kid == nullptr || s == kid; }),
+                kept->end());
+  }
+}
 
 }  // namespace paddle::framework

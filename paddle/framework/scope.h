@@ -40,7 +40,7 @@ class Variable {
 
 class Scope {
  public:
-  Scope() = default;
+  Scope();
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
@@ -58,7 +58,18 @@ class Scope {
   void DropKids();
   const Scope* parent() const { return parent_; }
 
+  // What a prepared block bound to this scope relies on: the scope's identity (unique for the
+  // life of the process, unlike its address) and the variables of it and its ancestors (a sum of
+  // counters that erasing variables bumps). Either changing means binding again.
+  uint64_t id() const { return id_; }
+  uint64_t BindingVersion() const;
+
  private:
+  // STEP_SCOPES variables must not keep pointers to kids being destroyed (`kid`, or all: null).
+  void ForgetStepScopes(const Scope* kid);
+
+  uint64_t id_;
+  uint64_t erase_count_ = 0;
   const Scope* parent_ = nullptr;
   std::unordered_map<std::string, std::unique_ptr<Variable>> vars_;
   std::list<std::unique_ptr<Scope>> kids_;

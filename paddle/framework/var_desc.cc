@@ -1,6 +1,7 @@
 #include "paddle/framework/var_desc.h"
 
 #include "paddle/common/errors.h"
+#include "paddle/framework/program_desc.h"
 #include "paddle/framework/proto_data_type.h"
 
 namespace paddle::framework {
@@ -11,7 +12,12 @@ VarDesc::VarDesc(const std::string& name) {
   set_dtype(DataType::FLOAT32);
 }
 
+void VarDesc::Touch() {
+  if (program_ != nullptr) program_->Touch();
+}
+
 void VarDesc::set_kind(VarKind kind) {
+  Touch();
   DataType element_type = has_tensor_desc() ? dtype() : DataType::FLOAT32;
   std::vector<int64_t> dims = shape();
   proto::VarType* type = desc_.mutable_type();
@@ -51,6 +57,7 @@ DataType VarDesc::dtype() const {
 }
 
 void VarDesc::set_dtype(DataType dtype) {
+  Touch();
   mutable_tensor_desc()->set_data_type(ToProtoDataType(dtype));
 }
 
@@ -61,6 +68,7 @@ std::vector<int64_t> VarDesc::shape() const {
 }
 
 void VarDesc::set_shape(const std::vector<int64_t>& shape) {
+  Touch();
   auto* dims = mutable_tensor_desc()->mutable_dims();
   dims->Clear();
   for (int64_t d : shape) dims->Add(d);

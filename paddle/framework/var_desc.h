@@ -11,6 +11,8 @@
 
 namespace paddle::framework {
 
+class ProgramDesc;
+
 // The kinds of variable a program declares (a subset of VarType.Type).
 using VarKind = proto::VarType::Type;
 
@@ -20,8 +22,8 @@ class VarDesc {
   explicit VarDesc(const std::string& name);
   explicit VarDesc(proto::VarDesc desc) : desc_(std::move(desc)) {}
 
+  // Fixed: the block indexes its variables by name.
   const std::string& name() const { return desc_.name(); }
-  void set_name(const std::string& name) { desc_.set_name(name); }
 
   VarKind kind() const { return desc_.type().type(); }
   void set_kind(VarKind kind);
@@ -34,21 +36,38 @@ class VarDesc {
   void set_shape(const std::vector<int64_t>& shape);
 
   bool persistable() const { return desc_.persistable(); }
-  void set_persistable(bool v) { desc_.set_persistable(v); }
+  void set_persistable(bool v) {
+    desc_.set_persistable(v);
+    Touch();
+  }
   bool is_parameter() const { return desc_.is_parameter(); }
-  void set_is_parameter(bool v) { desc_.set_is_parameter(v); }
+  void set_is_parameter(bool v) {
+    desc_.set_is_parameter(v);
+    Touch();
+  }
   bool stop_gradient() const { return desc_.stop_gradient(); }
-  void set_stop_gradient(bool v) { desc_.set_stop_gradient(v); }
+  void set_stop_gradient(bool v) {
+    desc_.set_stop_gradient(v);
+    Touch();
+  }
   bool need_check_feed() const { return desc_.need_check_feed(); }
-  void set_need_check_feed(bool v) { desc_.set_need_check_feed(v); }
+  void set_need_check_feed(bool v) {
+    desc_.set_need_check_feed(v);
+    Touch();
+  }
 
   const proto::VarDesc& proto() const { return desc_; }
+  // The program whose revision a change bumps (set by the block that holds the variable).
+  void set_program(ProgramDesc* program) { program_ = program; }
 
  private:
+  void Touch();
+
   const proto::VarType::TensorDesc* tensor_desc() const;
   proto::VarType::TensorDesc* mutable_tensor_desc();
 
   proto::VarDesc desc_;
+  ProgramDesc* program_ = nullptr;
 };
 
 }  // namespace paddle::framework

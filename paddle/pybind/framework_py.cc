@@ -129,7 +129,6 @@ py::bytes Serialize(const google::protobuf::Message& message) {
 void BindFramework(py::module_& m) {
   py::class_<VarDesc>(m, "VarDesc")
       .def("name", &VarDesc::name)
-      .def("set_name", &VarDesc::set_name)
       .def("type", [](const VarDesc& v) { return static_cast<int>(v.kind()); })
       .def("set_type",
            [](VarDesc& v, int kind) {

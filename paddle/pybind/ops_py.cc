@@ -128,12 +128,19 @@ std::vector<Tensor> ToInput(const ops::OpSchema& op, const ops::OpInput& input, 
 // of running.
 bool g_static_mode = false;
 
+// The variables of an input, which must belong to `program` (the one being built).
 std::vector<framework::VarDesc*> ToStaticInput(const ops::OpSchema& op, const ops::OpInput& input,
-                                               py::handle v) {
+                                               py::handle v, py::handle program) {
   static py::handle variable_class =
       py::object(py::module_::import("paddle.static.program").attr("Variable")).release();
   auto as_var = [&](py::handle item, const char* expected) {
     if (!py::isinstance(item, variable_class)) ArgTypeError(op, input.name, expected, item);
+    PD_CHECK(item.attr("block").attr("program").ptr() == program.ptr(),
+             errors::InvalidArgument(
+                 op.name, "(): argument '", input.name, "' is Variable '",
+                 item.attr("name").cast<std::string>(),
+                 "' of another program; an op can only use variables of the program it is "
+                 "added to"));
     return item.attr("desc").cast<framework::VarDesc*>();
   };
   switch (input.kind) {
@@ -157,10 +164,11 @@ std::vector<framework::VarDesc*> ToStaticInput(const ops::OpSchema& op, const op
 py::object StaticCall(const ops::OpSchema& op, bool inplace, std::vector<py::handle> values,
                       std::vector<Attribute> attrs) {
   static py::handle program_module = py::module_::import("paddle.static.program").release();
-  py::object block = program_module.attr("default_main_program")().attr("current_block")();
+  py::object program = program_module.attr("default_main_program")();
+  py::object block = program.attr("current_block")();
   framework::StaticOpCall call;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
-    call.inputs.push_back(values[i] ? ToStaticInput(op, op.inputs[i], values[i])
+    call.inputs.push_back(values[i] ? ToStaticInput(op, op.inputs[i], values[i], program)
                                     : std::vector<framework::VarDesc*>{});
   }
   call.attrs = std::move(attrs);

@@ -85,7 +85,7 @@ class Executor:
         feed_ops, fetch_ops = self._feed_fetch_ops(program)
         if feed_ops or fetch_ops:
             return self._run_with_feed_fetch_ops(program, feed, fetch_names, feed_ops,
-                                                 fetch_ops, scope, return_numpy)
+                                                 fetch_ops, scope, return_numpy, enable_inplace)
 
         tensors = {name: _feed_tensor(block, name, value, self.place)
                    for name, value in feed.items()}
@@ -124,7 +124,7 @@ class Executor:
                                     libpaddle._tensor_from_numpy(value, self.place, var.dtype))
 
     def _run_with_feed_fetch_ops(self, program, feed, fetch_names, feed_ops, fetch_ops, scope,
-                                 return_numpy):
+                                 return_numpy, enable_inplace):
         """A program with feed/fetch ops (a loaded inference model): inputs go into the feed
         list at each feed op's column, results come from the fetch list."""
         block = program.global_block()
@@ -146,7 +146,7 @@ class Executor:
             if name not in fetch_columns:
                 raise ValueError(f"Executor.run(): '{name}' is not a fetch target of the "
                                  f"program; its fetch targets are {sorted(fetch_columns)}")
-        prepared = self._prepared(program, [], [])
+        prepared = self._prepared(program, [], [], enable_inplace)
         self._native.run(prepared, scope)
         fetch_holder = fetch_ops[0].output("Out")[0] if fetch_ops else "fetch"
         results = scope.find_var(fetch_holder).get_tensor_list()
