@@ -50,8 +50,6 @@ class GarbageCollector {
 
 }  // namespace
 
-double EagerDeleteTensorGb() { return FLAGS_eager_delete_tensor_gb; }
-
 std::unique_ptr<PreparedBlock> Executor::Prepare(const ProgramDesc& program, int block_idx,
                                                  const PrepareOptions& options) {
   auto prepared = std::make_unique<PreparedBlock>();

@@ -22,8 +22,6 @@ struct PrepareOptions {
 
 class PreparedBlock {
  public:
-  const ProgramDesc& program() const { return *program_; }
-  int block_idx() const { return block_idx_; }
   // The program's revision when prepared; a changed program needs a new Prepare.
   uint64_t revision() const { return revision_; }
   size_t size() const { return instructions_.size(); }
@@ -63,9 +61,5 @@ class Executor {
  private:
   Place place_;
 };
-
-// FLAGS_eager_delete_tensor_gb: below 0 no garbage collection; 0 frees each buffer after its
-// last use; above 0 frees in batches of that many GiB.
-double EagerDeleteTensorGb();
 
 }  // namespace paddle::framework

@@ -52,17 +52,18 @@ void WriteStrValue(const ops::OpSchema& op, const std::vector<Attribute>& attrs,
   desc->SetAttr(std::move(attr));
 }
 
-}  // namespace
-
-OpRole CurrentOpRole() { return g_op_role; }
-void SetCurrentOpRole(OpRole role) { g_op_role = role; }
-
+// InferMeta runs on VarDesc metadata: -1 marks a dimension unknown until the program runs.
 TensorMeta MetaOf(const VarDesc& var) {
   TensorMeta meta;
   meta.dims = DDim(var.shape());
   meta.dtype = var.dtype();
   return meta;
 }
+
+}  // namespace
+
+OpRole CurrentOpRole() { return g_op_role; }
+void SetCurrentOpRole(OpRole role) { g_op_role = role; }
 
 AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCall call,
                           bool inplace, const NameFn& make_name) {

@@ -37,7 +37,4 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
 OpRole CurrentOpRole();
 void SetCurrentOpRole(OpRole role);
 
-// InferMeta over VarDesc metadata (-1 marks an unknown dimension).
-TensorMeta MetaOf(const VarDesc& var);
-
 }  // namespace paddle::framework
