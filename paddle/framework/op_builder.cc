@@ -90,17 +90,7 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
     }
   }
   meta.attrs = &call.attrs;
-  meta.outputs.resize(op.outputs.size());
-  for (size_t k = 0; k < op.outputs.size(); ++k) {
-    if (!op.outputs[k].is_list) meta.outputs[k].resize(1);
-  }
-  try {
-    op.infer_meta(&meta);
-  } catch (const Error& e) {
-    std::string message = e.what();
-    if (message.rfind(op.name, 0) == 0) throw;
-    throw Error(e.code(), op.name + ": " + message);
-  }
+  ops::RunInferMeta(op, &meta);
 
   const std::string& type = LegacyType(op);
   OpDesc* desc = block->AppendOp();

@@ -123,18 +123,7 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
     for (const Tensor& t : call->inputs[i]) meta.inputs[i].push_back(t.dense().meta());
   }
   meta.attrs = &call->attrs;
-  meta.outputs.resize(op.outputs.size());
-  for (size_t k = 0; k < op.outputs.size(); ++k) {
-    if (!op.outputs[k].is_list) meta.outputs[k].resize(1);
-  }
-  try {
-    op.infer_meta(&meta);
-  } catch (const Error& e) {
-    // InferMeta functions are shared between ops; name the op the user called.
-    std::string message = e.what();
-    if (message.rfind(op.name, 0) == 0) throw;
-    throw Error(e.code(), op.name + ": " + message);
-  }
+  ops::RunInferMeta(op, &meta);
   for (size_t p = 0; p < targets.size(); ++p) {
     if (!targets[p].defined()) continue;
     const DDim& in_dims = targets[p].dims();

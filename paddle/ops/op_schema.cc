@@ -84,6 +84,20 @@ const OpSchema& GetOp(const std::string& name) {
   return *op;
 }
 
+void RunInferMeta(const OpSchema& op, InferMetaArgs* args) {
+  args->outputs.resize(op.outputs.size());
+  for (size_t k = 0; k < op.outputs.size(); ++k) {
+    if (!op.outputs[k].is_list) args->outputs[k].resize(1);
+  }
+  try {
+    op.infer_meta(args);
+  } catch (const Error& e) {
+    std::string message = e.what();
+    if (message.rfind(op.name, 0) == 0) throw;
+    throw Error(e.code(), op.name + ": " + message);
+  }
+}
+
 DataType PromotedType(const OpSchema& op, const std::array<DataType, kMaxPromotedInputs>& dtypes) {
   DataType common = dtypes[0];
   bool differ = false;

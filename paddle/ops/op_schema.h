@@ -123,6 +123,11 @@ const OpSchema* FindOp(const std::string& name);
 // Throws NotFound naming the op.
 const OpSchema& GetOp(const std::string& name);
 
+// Runs op.infer_meta on `args` (inputs and attrs filled; list outputs sized by the caller, each
+// single output given one meta here). InferMeta functions are shared between ops, so their
+// errors are prefixed with the op's name.
+void RunInferMeta(const OpSchema& op, InferMetaArgs* args);
+
 // The dtype the `promote` inputs of `op` meet at, given their dtypes in `op.promote` order: the
 // widest floating type. As in Paddle only floating inputs promote; an integer or bool input
 // among different dtypes raises InvalidType naming the two inputs. An array, not a vector: the
