@@ -33,6 +33,8 @@ int64_t ToInt(const ops::OpSchema& op, const std::string& arg, py::handle v) {
 }
 
 double ToFloat(const ops::OpSchema& op, const std::string& arg, py::handle v) {
+  // Python floats, the common case, skip the generic conversion below.
+  if (PyFloat_CheckExact(v.ptr())) return PyFloat_AS_DOUBLE(v.ptr());
   if (PyFloat_Check(v.ptr()) || IsInteger(v) || PyBool_Check(v.ptr()) ||
       py::hasattr(v, "__float__")) {
     if (py::isinstance<Tensor>(v)) ArgTypeError(op, arg, "a number", v);

@@ -45,6 +45,8 @@ def as_int_list(value, api, arg):
 
 def as_scalar(value, api, arg):
     """A Python number (or a 1-element tensor) for a Scalar attribute."""
+    if type(value) in (float, int):  # the common case, before the slower checks
+        return value
     if isinstance(value, Tensor):
         if value.size != 1:
             raise ValueError(f"{api}(): argument '{arg}' must hold a single value, got shape "
