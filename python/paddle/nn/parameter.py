@@ -12,6 +12,7 @@ from .. import _C_ops
 from ..autograd import no_grad
 from ..base import libpaddle
 from ..base.framework import convert_dtype, is_floating
+from ..base.parameter_attributes import ParameterAttributes
 from ..tensor.to_string import tensor_repr
 from ..utils import unique_name
 from .initializer import Constant, XavierUniform
@@ -23,7 +24,7 @@ __all__ = ["EagerParamBase", "create_parameter"]
 Tensor = libpaddle.Tensor
 
 
-class EagerParamBase(Tensor):
+class EagerParamBase(ParameterAttributes, Tensor):
     """EagerParamBase(shape, dtype, **attrs) makes a zero-filled parameter on the current
     device; layers create theirs with create_parameter, which also initializes them."""
 
@@ -46,23 +47,8 @@ class EagerParamBase(Tensor):
                          do_model_average=None, need_clip=True, is_distributed=False, **_):
         self.name = name if name else unique_name.generate("_eager_param_base")
         self.persistable = True
-        self.trainable = trainable
-        self.optimize_attr = dict(optimize_attr) if optimize_attr else {"learning_rate": 1.0}
-        self.regularizer = regularizer
-        self.do_model_average = do_model_average
-        self.need_clip = need_clip
-        self.is_distributed = is_distributed
-
-    @property
-    def trainable(self):
-        return not self.stop_gradient
-
-    @trainable.setter
-    def trainable(self, trainable):
-        if not isinstance(trainable, bool):
-            raise ValueError(f"The type of trainable MUST be bool, but the type is "
-                             f"{type(trainable).__name__}")
-        self.stop_gradient = not trainable
+        self._init_parameter_attributes(trainable, optimize_attr, regularizer, do_model_average,
+                                        need_clip, is_distributed)
 
     def __repr__(self):
         return "Parameter containing:\n" + tensor_repr(self)

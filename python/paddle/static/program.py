@@ -9,6 +9,7 @@ import contextlib
 
 from ..base import libpaddle
 from ..base.framework import convert_dtype
+from ..base.parameter_attributes import ParameterAttributes
 from ..utils import unique_name
 
 __all__ = ["Program", "Block", "Operator", "Variable", "Parameter", "program_guard",
@@ -164,28 +165,14 @@ class Variable(Tensor):
     __str__ = __repr__
 
 
-class Parameter(Variable):
+class Parameter(ParameterAttributes, Variable):
     """A trainable persistable variable, initialised by the startup program."""
 
-    def __init__(self, block, desc, trainable=True, optimize_attr=None, regularizer=None,
-                 do_model_average=None, need_clip=True, is_distributed=False):
+    def __init__(self, block, desc, **attributes):
         Variable.__init__(self, block, desc)
         desc.set_persistable(True)
         desc.set_is_parameter(True)
-        self.trainable = trainable
-        self.optimize_attr = dict(optimize_attr) if optimize_attr else {"learning_rate": 1.0}
-        self.regularizer = regularizer
-        self.do_model_average = do_model_average
-        self.need_clip = need_clip
-        self.is_distributed = is_distributed
-
-    @property
-    def trainable(self):
-        return not self.stop_gradient
-
-    @trainable.setter
-    def trainable(self, value):
-        self.stop_gradient = not value
+        self._init_parameter_attributes(**attributes)
 
     def _copy_attributes_to(self, other):
         other.optimize_attr = dict(self.optimize_attr)
