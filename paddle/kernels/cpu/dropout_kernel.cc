@@ -4,8 +4,7 @@
 // (downgrade_in_infer), and mask is all ones. As in Paddle, p is read as float and 1 - p is
 // rounded to T before it divides or multiplies. The draws follow Note [Random streams]
 // (funcs/random_fill.h): seed_tensor's value when given, else `seed` when fix_seed, else the
-// default generator. `mask` is null when a program leaves the Mask slot out (Paddle's inference
-// models drop it: an intermediate output).
+// default generator.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -46,21 +45,21 @@ void DropoutKernel(const Context& ctx, const DenseTensor& x, const DenseTensor* 
   const int64_t n = x.numel();
   const T* in = x.data<T>();
   T* o = ctx.template Alloc<T>(out);
-  uint8_t* m = mask != nullptr ? ctx.template Alloc<uint8_t>(mask) : nullptr;
+  uint8_t* m = ctx.template Alloc<uint8_t>(mask);
   if (is_test) {
     const MT keep = static_cast<MT>(static_cast<T>(1.0f - prob));
     funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         o[i] = upscale ? in[i] : static_cast<T>(static_cast<MT>(in[i]) * keep);
       }
-      if (m != nullptr) std::memset(m + begin, 1, static_cast<size_t>(end - begin));
+      std::memset(m + begin, 1, static_cast<size_t>(end - begin));
     });
     return;
   }
   if (prob == 1.0f) {  // everything dropped, whatever x holds (no division by 0)
     funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {
       std::fill(o + begin, o + end, static_cast<T>(0));
-      if (m != nullptr) std::memset(m + begin, 0, static_cast<size_t>(end - begin));
+      std::memset(m + begin, 0, static_cast<size_t>(end - begin));
     });
     return;
   }
@@ -70,7 +69,7 @@ void DropoutKernel(const Context& ctx, const DenseTensor& x, const DenseTensor* 
                       std::uniform_real_distribution<float> dist(0.0f, 1.0f);
                       for (int64_t i = begin; i < end; ++i) {
                         const bool kept = dist(engine) >= prob;
-                        if (m != nullptr) m[i] = kept ? 1 : 0;
+                        m[i] = kept ? 1 : 0;
                         if (!kept) {
                           o[i] = static_cast<T>(0);
                         } else if (upscale) {
