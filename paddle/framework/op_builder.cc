@@ -105,15 +105,8 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
   AppendedOp result{desc, std::vector<std::vector<VarDesc*>>(op.outputs.size())};
   for (size_t k = 0; k < op.outputs.size(); ++k) {
     std::vector<VarDesc*>& outs = result.outputs[k];
-    // An output paired with an absent optional input is absent.
-    bool absent = false;
-    for (const auto& [in, out] : op.inplace) {
-      if (out == static_cast<int>(k) && op.inputs[in].kind == ops::InputKind::kOptional &&
-          call.inputs[in].empty()) {
-        absent = true;
-      }
-    }
-    if (absent) {
+    int optional_in = ops::OptionalInplaceInput(op, k);
+    if (optional_in >= 0 && call.inputs[optional_in].empty()) {
       outs.push_back(nullptr);
       continue;
     }

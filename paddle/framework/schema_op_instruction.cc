@@ -81,7 +81,7 @@ class SchemaOpInstruction : public Instruction {
       for (const std::string& name : output_names_[k]) list.push_back(scope->Var(name)->tensor());
       // Programs from Paddle leave out outputs nothing reads (dropout's Mask, XShape): the
       // kernel still writes them, into a tensor of the instruction's own.
-      if (list.empty() && !schema_.outputs[k].is_list && !PairedWithAbsentInput(k)) {
+      if (list.empty() && !schema_.outputs[k].is_list && !AbsentWithItsOptionalInput(k)) {
         list.push_back(&unwritten_outputs_[k]);
       }
       output_slots_[k] = list;
@@ -149,6 +149,13 @@ class SchemaOpInstruction : public Instruction {
   bool OutputsMayAlias() const override { return !schema_.view.empty(); }
 
  private:
+  // Whether output k is paired in place with an optional input the op does not have: the
+  // kernel then expects no output at all.
+  bool AbsentWithItsOptionalInput(size_t k) const {
+    int in = ops::OptionalInplaceInput(schema_, k);
+    return in >= 0 && input_names_[in].empty();
+  }
+
   // A tensor slot holds at most one variable.
   void CheckSingle(const std::string& slot, const std::vector<std::string>& names,
                    bool is_list) const {
@@ -179,18 +186,6 @@ class SchemaOpInstruction : public Instruction {
                                  DataTypeName(dtype_source_->dtype()), " but the program declares ",
                                  DataTypeName(kernel_dtype_),
                                  ", the dtype its kernel was chosen for"));
-  }
-
-  // Whether output k is paired in place with an optional input the op does not have: the
-  // kernel then expects no output at all.
-  bool PairedWithAbsentInput(size_t k) const {
-    for (const auto& [in, out] : schema_.inplace) {
-      if (out == static_cast<int>(k) && schema_.inputs[in].kind == ops::InputKind::kOptional &&
-          input_names_[in].empty()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   DataType KernelDataType(const BlockDesc& block) const {

@@ -84,6 +84,13 @@ const OpSchema& GetOp(const std::string& name) {
   return *op;
 }
 
+int OptionalInplaceInput(const OpSchema& op, size_t output) {
+  for (const auto& [in, out] : op.inplace) {
+    if (out == static_cast<int>(output) && op.inputs[in].kind == InputKind::kOptional) return in;
+  }
+  return -1;
+}
+
 void RunInferMeta(const OpSchema& op, InferMetaArgs* args) {
   args->outputs.resize(op.outputs.size());
   for (size_t k = 0; k < op.outputs.size(); ++k) {

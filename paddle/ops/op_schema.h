@@ -123,6 +123,10 @@ const OpSchema* FindOp(const std::string& name);
 // Throws NotFound naming the op.
 const OpSchema& GetOp(const std::string& name);
 
+// The optional input that output `output` is written into in place, or -1. When a call omits
+// that input the output is absent too (adam_'s master_param_out without master_param).
+int OptionalInplaceInput(const OpSchema& op, size_t output);
+
 // Runs op.infer_meta on `args` (inputs and attrs filled; list outputs sized by the caller, each
 // single output given one meta here). InferMeta functions are shared between ops, so their
 // errors are prefixed with the op's name.
