@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Style and schema checks: clang-format on the C++ sources, flake8 on the Python, and the op
-# schema generator's validation of paddle/ops/*.yaml.
+# Style, layering and schema checks: clang-format on the C++ sources, flake8 on the Python, the
+# dependency rules of DESIGN.md (tools/check_layers.py), and the op generator's validation of
+# paddle/ops/yaml/*.yaml, including that docs/ops.md is the table it generates.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PYTHON=${PYTHON:-python3}
@@ -12,8 +13,8 @@ clang-format --dry-run --Werror "${cpp_files[@]}"
 
 "$PYTHON" -m flake8 python tests/python tools benchmarks examples
 
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-"$PYTHON" tools/codegen/gen_ops.py --ops paddle/ops/ops.yaml --backward paddle/ops/backward.yaml \
-  --infermeta-dir paddle/ops/infermeta --out "$out"
+"$PYTHON" tools/check_layers.py
+
+"$PYTHON" tools/codegen/gen_ops.py --yaml-dir paddle/ops/yaml --infermeta-dir paddle/ops/infermeta \
+  --kernels-dir paddle/kernels --check-docs docs/ops.md
 echo "lint: ok"

@@ -1,5 +1,5 @@
 // Attribute: the value of one op attribute. The alternatives are exactly the attribute types the
-// op schema (paddle/ops/ops.yaml) allows; kernels take them as typed parameters.
+// op schema (paddle/ops/yaml) allows; kernels take them as typed parameters.
 #pragma once
 
 #include <cstdint>

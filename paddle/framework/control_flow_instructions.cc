@@ -23,7 +23,8 @@
 #include "paddle/framework/instruction.h"
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/memory/memcpy.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/full.h"
 
 namespace paddle::framework {
 

@@ -4,7 +4,7 @@
 
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/imperative/grad_node.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/full.h"
 
 namespace paddle::framework {
 

@@ -1,7 +1,8 @@
 #include "paddle/imperative/autograd_meta.h"
 
 #include "paddle/imperative/grad_node.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/scale.h"
 
 namespace paddle::imperative {
 

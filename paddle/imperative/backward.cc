@@ -6,7 +6,9 @@
 
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/full_like.h"
 
 namespace paddle::imperative {
 

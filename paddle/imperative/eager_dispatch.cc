@@ -3,7 +3,7 @@
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/kernels/kernel_registry.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/cast.h"
 
 namespace paddle::imperative {
 

@@ -3,7 +3,10 @@
 #include <atomic>
 
 #include "paddle/imperative/grad_mode.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/sum.h"
 
 namespace paddle::imperative {
 

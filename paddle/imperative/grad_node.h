@@ -78,7 +78,8 @@ class SavedTensor {
   uint32_t version_ = 0;
 };
 
-// The node recorded for one op call; its backward is the op's backward.yaml rule.
+// The node recorded for one op call; its backward is the rule of the op's backward entry
+// (paddle/ops/yaml).
 class OpGradNode : public GradNode {
  public:
   OpGradNode(const ops::OpSchema& op, const ops::OpCall& call);

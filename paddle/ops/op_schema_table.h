@@ -1,5 +1,5 @@
-// Builders of the schema tables; their definitions are generated (op_schemas.cc,
-// grad_adapters.cc) and only op_schema.cc calls them.
+// Builders of the schema tables; their definitions are generated (one shard per family, and
+// op_families.cc over all of them) and only op_schema.cc calls them.
 #pragma once
 
 #include <string>

@@ -9,7 +9,7 @@
 #include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/memory/memcpy.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/full_like.h"
 #include "paddle/pybind/bind.h"
 
 namespace paddle::pybind {

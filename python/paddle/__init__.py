@@ -32,6 +32,7 @@ from .tensor.math import *  # noqa: E402,F401,F403
 from .tensor.random import *  # noqa: E402,F401,F403
 from .tensor.search import *  # noqa: E402,F401,F403
 from .tensor.stat import *  # noqa: E402,F401,F403
+from .base.generated_api import *  # noqa: E402,F401,F403
 
 from . import autograd, device, framework  # noqa: E402,F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401

@@ -1,14 +1,56 @@
 """The op test harness (DESIGN.md, Tests): one database entry per op (op_db.py) drives generic
-checks of forward values against NumPy, every claimed dtype, float64 numeric gradients of first
-and second order, and declared error inputs. test_ops.py runs them; coverage is enforced there."""
+checks of forward values against NumPy in every dtype the op's kernels register, float64 numeric
+gradients of first and second order, and declared error inputs. ops/test_ops.py runs them;
+coverage of ops and of (op, dtype) pairs is enforced there.
+
+The harness must not pass silently: every registered dtype is compared by some entry, a gradient
+check that finds nothing to check fails unless its entry says why, and a GPU comparison that
+cannot run is a skip that names the missing kernel."""
+import contextlib
 import dataclasses
-from typing import Callable, Dict, List, Optional, Sequence
+import functools
+from typing import Callable, Collection, Dict, List, Optional, Sequence
 
 import numpy as np
 
 import paddle
 
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+INTEGER_DTYPES = ("int8", "uint8", "int16", "int32", "int64")
+ALL_DTYPES = ("bool",) + INTEGER_DTYPES + FLOAT_DTYPES
+
+
+@functools.lru_cache(maxsize=None)
+def _registry():
+    """The op registry's rows by op name. Every registry lookup of the harness goes through
+    here, so that reading a generated manifest instead changes only this function."""
+    return {row["name"]: row for row in paddle.base.libpaddle._op_registry_info()}
+
+
+def registered_ops():
+    return sorted(_registry())
+
+
+def registered_dtypes(op_name, backend):
+    """The dtypes `op_name` has a kernel for on `backend` ("cpu" or "gpu")."""
+    assert backend in ("cpu", "gpu"), backend
+    return tuple(_registry()[op_name][backend])
+
+
+def has_backward(op_name):
+    return bool(_registry()[op_name]["backward"])
+
+
+class _DtypeUnderTest:
+    """The placeholder for the dtype a forward run is in (see DTYPE)."""
+
+    def __repr__(self):
+        return "DTYPE"
+
+
+# In a sample, stands for the name of the dtype under test: creation ops (full, arange, ...)
+# take their kernel's dtype from an argument rather than from an input tensor.
+DTYPE = _DtypeUnderTest()
 
 
 @dataclasses.dataclass
@@ -17,7 +59,8 @@ class Sample:
     arguments for one call."""
     args: Sequence
     kwargs: Dict = dataclasses.field(default_factory=dict)
-    # Indices of args to differentiate (default: every floating array).
+    # Indices of args to differentiate (default: every floating array). [] opts the sample out
+    # of the gradient checks; a comment beside it says why.
     grad_args: Optional[Sequence[int]] = None
 
 
@@ -36,9 +79,17 @@ class OpInfo:
     ref: Optional[Callable]        # NumPy reference taking the same args; None: checked by `check`
     samples: Callable[[np.random.Generator], List[Sample]]
     covers: Sequence[str] = ()     # schema ops this entry exercises (default: [name])
-    dtypes: Sequence[str] = ("float32", "float64")  # dtypes to run forward in
+    # The forward test runs every dtype the first covered op registers on the CPU; a filter
+    # narrows that to the registered dtypes it names (another entry must compare the rest).
+    only_dtypes: Optional[Collection[str]] = None
     grad: bool = True              # float64 numeric gradient check
     second_order: bool = False     # float64 numeric check of the gradient's gradient
+    # Why no gradient is checked: required when grad=False for an op with a backward, and the
+    # only way a gradient check that finds nothing to differentiate may pass.
+    no_grad_reason: Optional[str] = None
+    # Why the first-order gradient does not depend on the inputs (a linear op): the only way
+    # the second-order check may find no second derivative (it then checks it is zero).
+    no_second_order_reason: Optional[str] = None
     errors: Callable[[], List[ErrorSample]] = lambda: []
     atol: float = 1e-5
     rtol: float = 1e-5
@@ -51,6 +102,33 @@ class OpInfo:
     @property
     def covered_ops(self):
         return list(self.covers) or [self.name]
+
+
+def run_dtypes(info, backend="cpu"):
+    """The dtypes the entry runs in on `backend`: those its first covered op registers there,
+    narrowed by its filter."""
+    registered = registered_dtypes(info.covered_ops[0], backend)
+    if info.only_dtypes is None:
+        return list(registered)
+    return [d for d in registered if d in info.only_dtypes]
+
+
+def compared_pairs(info):
+    """The (op, dtype) pairs the entry's forward test compares with its reference (or checks
+    with `check`, for random ops)."""
+    return {(op, dtype) for op in info.covered_ops for dtype in run_dtypes(info)
+            if dtype in registered_dtypes(op, "cpu")}
+
+
+@contextlib.contextmanager
+def on_device(device):
+    """New tensors (inputs, constants and the results of creation ops) go to `device`."""
+    previous = paddle.device.get_device()
+    paddle.device.set_device(device)
+    try:
+        yield
+    finally:
+        paddle.device.set_device(previous)
 
 
 def to_paddle(value, dtype=None, requires_grad=False):
@@ -114,17 +192,41 @@ def assert_close(actual, expected, atol, rtol, what):
                                    atol=atol, rtol=rtol, err_msg=what, equal_nan=True)
 
 
+def sample_values(array, dtype):
+    """A floating sample array as the values a run in `dtype` sees: rounded through 16- and
+    32-bit floats (kept as float64 for the reference); for integer dtypes integral values stay
+    and others are spread (x10) so that they do not all round to 0, unsigned dtypes taking the
+    magnitudes; for bool, True where positive."""
+    if dtype in ("float16", "bfloat16", "float32"):
+        return to_numpy(paddle.to_tensor(array, dtype=dtype)).astype(np.float64)
+    if dtype == "float64":
+        return array.astype(np.float64)
+    if dtype == "bool":
+        return np.asarray(array > 0)
+    values = array if np.array_equal(array, np.round(array)) else np.round(array * 10)
+    if dtype.startswith("uint"):
+        values = np.abs(values)
+    return np.asarray(values).astype(dtype)
+
+
+def follows_dtype(sample):
+    """Whether the sample runs in the dtype under test: it has a floating array (which
+    cast_sample converts) or a DTYPE placeholder."""
+    def converted(v):
+        if isinstance(v, (list, tuple)):
+            return any(converted(x) for x in v)
+        return v is DTYPE or (isinstance(v, np.ndarray) and v.dtype.kind == "f")
+    return converted(list(sample.args) + list(sample.kwargs.values()))
+
+
 def cast_sample(sample, dtype):
-    """The sample with its floating arrays converted to `dtype` (as NumPy float64 for the
-    reference, rounded through the dtype so both sides see the same values)."""
+    """The sample for a run in `dtype`: its floating arrays converted by sample_values and its
+    DTYPE placeholders replaced by the dtype's name."""
     def convert(v):
+        if v is DTYPE:
+            return dtype
         if isinstance(v, np.ndarray) and v.dtype.kind == "f":
-            if dtype in ("float16", "bfloat16", "float32"):
-                return to_numpy(paddle.to_tensor(v, dtype=dtype)).astype(np.float64)
-            if dtype in ("float64", None):
-                return v.astype(np.float64)
-            # Integer and bool runs: spread the values so they are not all 0 after rounding.
-            return np.asarray(np.round(v * 10)).astype(dtype)
+            return sample_values(v, dtype)
         if isinstance(v, (list, tuple)) and v and all(isinstance(x, np.ndarray) for x in v):
             return type(v)(convert(x) for x in v)
         return v
@@ -132,11 +234,9 @@ def cast_sample(sample, dtype):
                   {k: convert(v) for k, v in sample.kwargs.items()}, sample.grad_args)
 
 
-def run_forward(info, sample, dtype, place=None):
+def run_forward(info, sample, dtype):
     args = [to_paddle(a, dtype) for a in sample.args]
     kwargs = {k: to_paddle(v, dtype) for k, v in sample.kwargs.items()}
-    if place is not None:
-        args = [a._copy_to(place) if isinstance(a, paddle.Tensor) else a for a in args]
     return info.api(*args, **kwargs)
 
 
@@ -157,6 +257,22 @@ def grad_indices(sample):
         return list(sample.grad_args)
     return [i for i, a in enumerate(sample.args)
             if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+
+
+def _has_size(sample):
+    return all(not isinstance(a, np.ndarray) or a.size > 0 for a in sample.args)
+
+
+def gradient_samples(info, samples, reason):
+    """The samples a gradient check differentiates, with their indices: those with elements that
+    do not opt out (grad_args=[]). A check left with none checks nothing, which fails unless the
+    entry gives `reason` (its no_grad_reason or no_second_order_reason)."""
+    chosen = [(k, s) for k, s in enumerate(samples)
+              if _has_size(s) and (s.grad_args is None or len(s.grad_args))]
+    assert chosen or reason, (
+        f"{info.name}: every sample is empty or opts out of the gradient check, so it checks "
+        f"nothing; add a sample to differentiate or give the entry a reason")
+    return chosen
 
 
 def loss_weights(outputs, rng):
@@ -197,6 +313,9 @@ def check_gradient(info, sample, second_order=False):
     sample = cast_sample(sample, "float64")
     indices = grad_indices(sample)
     if not indices:
+        assert info.no_grad_reason, (
+            f"{info.name}: the sample has no floating argument, so its gradient check checks "
+            f"nothing; give it one or give the entry a no_grad_reason")
         return
     rng = np.random.default_rng(1234)
     base_args = [a.copy() if isinstance(a, np.ndarray) else a for a in sample.args]
@@ -244,8 +363,14 @@ def check_gradient(info, sample, second_order=False):
         term = (g * paddle.to_tensor(d)).sum()
         total = term if total is None else total + term
     if total is None:
-        return  # the gradient does not depend on the inputs (a linear op)
-    second = paddle.grad([total], [tensors[i] for i in indices], allow_unused=True)
+        # The gradient does not depend on the inputs: the second derivative must be zero.
+        assert info.no_second_order_reason, (
+            f"{info.name}: the first-order gradient does not depend on the inputs, so there is "
+            f"no second order to check; give the entry a no_second_order_reason or drop "
+            f"second_order")
+        second = [None] * len(indices)
+    else:
+        second = paddle.grad([total], [tensors[i] for i in indices], allow_unused=True)
     for k, i in enumerate(indices):
         numeric = numeric_gradient(projected, base_args, i)
         analytic = np.zeros_like(numeric) if second[k] is None else second[k].numpy()

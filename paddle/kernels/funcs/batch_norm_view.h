@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#include "paddle/common/data_format.h"
 #include "paddle/common/ddim.h"
 #include "paddle/common/float16.h"
-#include "paddle/ops/infermeta/batch_norm.h"
 
 namespace paddle::funcs {
 
@@ -17,7 +17,7 @@ struct BatchNormView {
   int64_t inner = 1;
 
   BatchNormView(const DDim& dims, const std::string& data_format, const char* op) {
-    const int axis = BatchNormChannelAxis(data_format, dims.size(), op);
+    const int axis = ChannelAxis(data_format, dims.size(), op);
     for (int i = 0; i < dims.size(); ++i) {
       if (i < axis) {
         outer *= dims[i];

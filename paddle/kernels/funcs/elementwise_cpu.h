@@ -51,6 +51,25 @@ void UnaryElementwise(const CPUContext& ctx, const DenseTensor& x, DenseTensor* 
   });
 }
 
+// out[0, count) = f(x, y) for one row of operands read at `offset`, each with `stride` 1 (a
+// contiguous row) or 0 (a value broadcast along the row). Out of line so that every path of
+// BinaryElementwise shares one compiled copy of these loops.
+template <typename InT, typename OutT, typename Functor>
+[[gnu::noinline]] void BinaryRow(const InT* a, const InT* b, OutT* out, int64_t count,
+                                 const std::array<int64_t, 2>& stride, const Functor& f) {
+  if (stride[0] == 1 && stride[1] == 1) {
+    for (int64_t j = 0; j < count; ++j) out[j] = f(a[j], b[j]);
+  } else if (stride[0] == 1 && stride[1] == 0) {
+    InT s = b[0];
+    for (int64_t j = 0; j < count; ++j) out[j] = f(a[j], s);
+  } else if (stride[0] == 0 && stride[1] == 1) {
+    InT s = a[0];
+    for (int64_t j = 0; j < count; ++j) out[j] = f(s, b[j]);
+  } else {
+    for (int64_t j = 0; j < count; ++j) out[j] = f(a[j * stride[0]], b[j * stride[1]]);
+  }
+}
+
 // out = f(x, y) with x and y broadcast to out's dims (set by InferMeta).
 template <typename InT, typename OutT, typename Functor>
 void BinaryElementwise(const CPUContext& ctx, const DenseTensor& x, const DenseTensor& y,
@@ -60,41 +79,20 @@ void BinaryElementwise(const CPUContext& ctx, const DenseTensor& x, const DenseT
   const InT* b = y.data<InT>();
   int64_t n = out->numel();
   if (n == 0) return;
-  if (x.numel() == n && y.numel() == n) {
+  bool x_full = x.numel() == n, y_full = y.numel() == n;
+  if ((x_full || x.numel() == 1) && (y_full || y.numel() == 1)) {
+    // Same shapes, or one operand a single value: one flat row, split across threads.
+    std::array<int64_t, 2> stride = {x_full ? 1 : 0, y_full ? 1 : 0};
     ParallelFor(n, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) o[i] = f(a[i], b[i]);
+      BinaryRow(a + begin * stride[0], b + begin * stride[1], o + begin, end - begin, stride, f);
     });
-  } else if (y.numel() == 1 && x.numel() == n) {
-    InT s = b[0];
-    ParallelFor(n, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) o[i] = f(a[i], s);
-    });
-  } else if (x.numel() == 1 && y.numel() == n) {
-    InT s = a[0];
-    ParallelFor(n, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) o[i] = f(s, b[i]);
-    });
-  } else {
-    ForEachBroadcastRow<2>(out->dims(), {x.dims(), y.dims()},
-                           [&](int64_t begin, int64_t count, const std::array<int64_t, 2>& off,
-                               const std::array<int64_t, 2>& stride) {
-                             const InT* pa = a + off[0];
-                             const InT* pb = b + off[1];
-                             OutT* po = o + begin;
-                             if (stride[0] == 1 && stride[1] == 1) {
-                               for (int64_t j = 0; j < count; ++j) po[j] = f(pa[j], pb[j]);
-                             } else if (stride[0] == 1 && stride[1] == 0) {
-                               InT s = pb[0];
-                               for (int64_t j = 0; j < count; ++j) po[j] = f(pa[j], s);
-                             } else if (stride[0] == 0 && stride[1] == 1) {
-                               InT s = pa[0];
-                               for (int64_t j = 0; j < count; ++j) po[j] = f(s, pb[j]);
-                             } else {
-                               for (int64_t j = 0; j < count; ++j)
-                                 po[j] = f(pa[j * stride[0]], pb[j * stride[1]]);
-                             }
-                           });
+    return;
   }
+  ForEachBroadcastRow<2>(out->dims(), {x.dims(), y.dims()},
+                         [&](int64_t begin, int64_t count, const std::array<int64_t, 2>& off,
+                             const std::array<int64_t, 2>& stride) {
+                           BinaryRow(a + off[0], b + off[1], o + begin, count, stride, f);
+                         });
 }
 
 // Integer division by zero is undefined behaviour in C++: on the CPU the divisor is scanned and a

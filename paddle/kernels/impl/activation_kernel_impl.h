@@ -1,5 +1,5 @@
 // The unary elementwise and activation kernels and cast, shared by the CPU
-// (cpu/activation_kernels.cc) and CUDA (gpu/activation_kernels.cu) registrations. The including
+// (cpu/activation_kernels.h) and CUDA (gpu/activation_kernels.cuh) kernels. The including
 // file provides the device's engine first (funcs::UnaryElementwise is overloaded per context).
 #pragma once
 

@@ -1,5 +1,5 @@
-// The elementwise binary kernels, shared by the CPU (cpu/elementwise_kernels.cc) and CUDA
-// (gpu/elementwise_kernels.cu) registrations. Each is a functor over the device's engine, whose
+// The elementwise binary kernels, shared by the CPU (cpu/elementwise_kernels.h) and CUDA
+// (gpu/elementwise_kernels.cuh) kernels. Each is a functor over the device's engine, whose
 // header the including file provides first: funcs::BinaryElementwise and
 // funcs::IntegerDivisionGuard are overloaded per device context.
 #pragma once

@@ -1,4 +1,4 @@
-// increment, shared by the CPU (cpu/increment_kernel.cc) and CUDA (gpu/increment_kernel.cu)
+// increment, shared by the CPU (cpu/assign_kernels.h) and CUDA (gpu/assign_kernels.cuh)
 // registrations. The including file provides the device's engine first (funcs::UnaryElementwise
 // is overloaded per context).
 #pragma once

@@ -1,5 +1,5 @@
 // The fused optimizer updates (sgd, momentum, adam, adamw), shared by the CPU
-// (cpu/optimizer_kernels.cc) and CUDA (gpu/optimizer_kernels.cu) registrations. One pass over
+// (cpu/optimizer_kernels.h) and CUDA (gpu/optimizer_kernels.cuh) registrations. One pass over
 // the parameter per call; every formula is Paddle's:
 //   sgd:      p -= lr * g
 //   momentum: g = rescale_grad * g (+ regularization_coeff * p for "l2_decay")

@@ -2,7 +2,28 @@
 #include <cmath>
 
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/cos.h"
+#include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/erf.h"
+#include "paddle/ops/generated/api/exp.h"
+#include "paddle/ops/generated/api/greater_equal.h"
+#include "paddle/ops/generated/api/greater_than.h"
+#include "paddle/ops/generated/api/less_equal.h"
+#include "paddle/ops/generated/api/logical_and.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/pow.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/sigmoid.h"
+#include "paddle/ops/generated/api/sign.h"
+#include "paddle/ops/generated/api/sin.h"
+#include "paddle/ops/generated/api/square.h"
+#include "paddle/ops/generated/api/subtract.h"
+#include "paddle/ops/generated/api/sum.h"
+#include "paddle/ops/generated/api/tanh.h"
+#include "paddle/ops/generated/grad_rules/activation.h"
+#include "paddle/ops/generated/grad_rules/softmax.h"
 
 namespace paddle::ops::grad {
 

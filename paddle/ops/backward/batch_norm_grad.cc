@@ -2,8 +2,8 @@
 // would allocate and traverse about ten x-sized intermediates.
 #include <string>
 
-#include "paddle/ops/generated/api.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/batch_norm_grad.h"
+#include "paddle/ops/generated/grad_rules/norm.h"
 
 namespace paddle::ops::grad {
 

@@ -7,7 +7,11 @@
 #include <string>
 
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/grad_rules/dropout.h"
 
 namespace paddle::ops::grad {
 

@@ -1,7 +1,18 @@
 // Backward rules of the elementwise binary ops. Gradients have the broadcast output's shape; the
 // autograd engine sums them back to each input's shape.
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/elementwise_pow.h"
+#include "paddle/ops/generated/api/floor_divide.h"
+#include "paddle/ops/generated/api/greater_than.h"
+#include "paddle/ops/generated/api/less_than.h"
+#include "paddle/ops/generated/api/log.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/where.h"
+#include "paddle/ops/generated/grad_rules/assign.h"
+#include "paddle/ops/generated/grad_rules/elementwise.h"
+#include "paddle/ops/generated/grad_rules/where.h"
 
 namespace paddle::ops::grad {
 

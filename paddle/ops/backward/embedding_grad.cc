@@ -2,7 +2,10 @@
 #include <vector>
 
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/index_add.h"
+#include "paddle/ops/generated/api/not_equal.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/grad_rules/embedding.h"
 
 namespace paddle::ops::grad {
 

@@ -4,7 +4,11 @@
 #include <vector>
 
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/matmul.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/squeeze.h"
+#include "paddle/ops/generated/api/unsqueeze.h"
+#include "paddle/ops/generated/grad_rules/linalg.h"
 
 namespace paddle::ops::grad {
 

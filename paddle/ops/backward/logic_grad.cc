@@ -1,6 +1,15 @@
 // Backward rules of tril/triu (the gradient masked like the output) and logsumexp.
+#include "paddle/common/reduce_axes.h"
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/exp.h"
+#include "paddle/ops/generated/api/expand.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/subtract.h"
+#include "paddle/ops/generated/api/tril.h"
+#include "paddle/ops/generated/api/triu.h"
+#include "paddle/ops/generated/grad_rules/logic.h"
+#include "paddle/ops/generated/grad_rules/logic_reduce.h"
 #include "paddle/ops/infermeta/reduce.h"
 
 namespace paddle::ops::grad {

@@ -1,7 +1,7 @@
 // Backward rule of softmax cross-entropy: a fused grad kernel, (softmax - label) * loss_grad,
 // which is both faster and more stable than differentiating through log(softmax).
-#include "paddle/ops/generated/api.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/cross_entropy_with_softmax_grad.h"
+#include "paddle/ops/generated/grad_rules/loss.h"
 
 namespace paddle::ops::grad {
 

@@ -3,7 +3,22 @@
 
 #include "paddle/kernels/funcs/broadcast.h"
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/concat.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/gather_nd.h"
+#include "paddle/ops/generated/api/index_add.h"
+#include "paddle/ops/generated/api/index_select.h"
+#include "paddle/ops/generated/api/masked_scatter.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/scatter_nd_add.h"
+#include "paddle/ops/generated/api/set_value_with_tensor.h"
+#include "paddle/ops/generated/api/split.h"
+#include "paddle/ops/generated/api/strided_slice.h"
+#include "paddle/ops/generated/api/transpose.h"
+#include "paddle/ops/generated/api/unsqueeze.h"
+#include "paddle/ops/generated/grad_rules/gather.h"
+#include "paddle/ops/generated/grad_rules/manipulation.h"
+#include "paddle/ops/generated/grad_rules/masked.h"
 
 namespace paddle::ops::grad {
 

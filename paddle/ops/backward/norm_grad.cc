@@ -4,7 +4,16 @@
 #include <vector>
 
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/mean.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/rsqrt.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/subtract.h"
+#include "paddle/ops/generated/api/sum.h"
+#include "paddle/ops/generated/grad_rules/norm.h"
 
 namespace paddle::ops::grad {
 

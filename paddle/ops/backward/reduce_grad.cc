@@ -1,6 +1,14 @@
 // Backward rules of the reductions: the output gradient is broadcast back over the reduced dims.
+#include "paddle/common/reduce_axes.h"
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/equal.h"
+#include "paddle/ops/generated/api/expand.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/grad_rules/reduce.h"
 #include "paddle/ops/infermeta/reduce.h"
 
 namespace paddle::ops::grad {

@@ -1,7 +1,9 @@
 // Small building blocks the backward rules share.
 #pragma once
 
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/full_like.h"
+#include "paddle/ops/generated/api/where.h"
 
 namespace paddle::ops::grad {
 

@@ -1,7 +1,14 @@
 // Backward rules of the along-axis, sorting and scan ops. Selecting ops (take_along_axis, topk,
 // argsort) scatter the gradient back with put_along_axis "add", so repeated indices accumulate.
 #include "paddle/ops/backward/rule_helpers.h"
-#include "paddle/ops/generated/grad_rules.h"
+#include "paddle/ops/generated/api/cumprod_grad.h"
+#include "paddle/ops/generated/api/cumsum.h"
+#include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/put_along_axis.h"
+#include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/take_along_axis.h"
+#include "paddle/ops/generated/grad_rules/search.h"
 
 namespace paddle::ops::grad {
 

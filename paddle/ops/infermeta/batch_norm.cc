@@ -1,4 +1,5 @@
 #include "paddle/ops/infermeta/batch_norm.h"
+#include "paddle/common/data_format.h"
 
 #include "paddle/common/errors.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
@@ -28,19 +29,6 @@ void CheckPerChannel(const TensorMeta* t, const char* name, const TensorMeta& x,
 
 }  // namespace
 
-int BatchNormChannelAxis(const std::string& data_format, int rank, const char* op) {
-  if (data_format == "NC" || data_format == "NCL" || data_format == "NCHW" ||
-      data_format == "NCDHW") {
-    return 1;
-  }
-  PD_CHECK(data_format == "NLC" || data_format == "NHWC" || data_format == "NDHWC",
-           errors::InvalidArgument(op,
-                                   ": 'data_format' must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', "
-                                   "'NLC', 'NHWC', 'NDHWC', received '",
-                                   data_format, "'"));
-  return rank - 1;
-}
-
 void BatchNormInferMeta(const TensorMeta& x, const TensorMeta& mean, const TensorMeta& variance,
                         const TensorMeta* scale, const TensorMeta* bias,
                         const std::string& data_format, TensorMeta* out, TensorMeta* mean_out,
@@ -53,7 +41,7 @@ void BatchNormInferMeta(const TensorMeta& x, const TensorMeta& mean, const Tenso
   PD_CHECK(rank >= 2 && rank <= 5,
            errors::InvalidArgument("batch_norm: argument 'x' must be 2-D to 5-D, received shape ",
                                    x.dims.ToString()));
-  const int64_t channels = x.dims[BatchNormChannelAxis(data_format, rank, "batch_norm")];
+  const int64_t channels = x.dims[ChannelAxis(data_format, rank, "batch_norm")];
   CheckPerChannel(&mean, "mean", x, channels);
   CheckPerChannel(&variance, "variance", x, channels);
   CheckPerChannel(scale, "scale", x, channels);
@@ -78,7 +66,7 @@ void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
       ShapesAgree(out_grad.dims, x.dims),
       errors::InvalidArgument("batch_norm_grad: argument 'out_grad' must have the shape ",
                               x.dims.ToString(), " of 'x', received ", out_grad.dims.ToString()));
-  const int64_t channels = x.dims[BatchNormChannelAxis(data_format, rank, "batch_norm_grad")];
+  const int64_t channels = x.dims[ChannelAxis(data_format, rank, "batch_norm_grad")];
   *x_grad = x;
   scale_grad->dims = DDim({channels});
   scale_grad->dtype = scale ? scale->dtype : saved_mean.dtype;

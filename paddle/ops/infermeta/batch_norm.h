@@ -7,11 +7,6 @@
 
 namespace paddle {
 
-// The channel axis of a `rank`-D input in `data_format`: 1 for NC, NCL, NCHW and NCDHW, the last
-// axis for NLC, NHWC and NDHWC (only the position of C matters, as in Paddle, which maps every
-// format to NCHW or NHWC). Any other format is an InvalidArgument naming `op`.
-int BatchNormChannelAxis(const std::string& data_format, int rank, const char* op);
-
 // x is 2-D to 5-D and floating-point; mean, variance and the optional scale and bias are 1-D with
 // one element per channel, in x's dtype (or float32 for a 16-bit x). mean_out and variance_out
 // take the meta of mean and variance, saved_mean and saved_variance that of mean, and

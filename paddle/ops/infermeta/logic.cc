@@ -1,4 +1,5 @@
 #include "paddle/ops/infermeta/logic.h"
+#include "paddle/common/reduce_axes.h"
 
 #include "paddle/common/errors.h"
 #include "paddle/ops/infermeta/reduce.h"

@@ -44,10 +44,4 @@ void MaskedScatterInferMeta(const TensorMeta& x, const TensorMeta& mask, const T
                             TensorMeta* out);
 void NonZeroInferMeta(const TensorMeta& condition, TensorMeta* out);
 
-// The normalised bounds of one sliced dimension (Python slice semantics, clamped).
-struct SliceBounds {
-  int64_t start, end, step, length;
-};
-SliceBounds NormalizeSlice(int64_t start, int64_t end, int64_t step, int64_t dim_size);
-
 }  // namespace paddle

@@ -7,10 +7,6 @@
 
 namespace paddle {
 
-// The dims reduced over, normalised and sorted; empty `axis` means all.
-std::vector<int> ReduceAxes(const std::vector<int64_t>& axis, int rank);
-DDim ReducedDims(const DDim& dims, const std::vector<int>& axes, bool keepdim);
-
 void ReduceInferMeta(const TensorMeta& x, const std::vector<int64_t>& axis, bool keepdim,
                      TensorMeta* out);
 // sum of bool and int32 gives int64, as in Paddle; `dtype` overrides.

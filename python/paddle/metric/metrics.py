@@ -1,6 +1,7 @@
 """Metric functions built from ops, so they work in dygraph and in static programs alike."""
+from ..base.generated_api import any, mean, reshape
 from ..base.libpaddle import DataType, Tensor
-from ..tensor import creation, logic, manipulation, math, search, stat
+from ..tensor import creation, logic, math, search, stat
 
 __all__ = ["accuracy"]
 
@@ -19,12 +20,12 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     _, indices = search.topk(input, k)
     if label.dtype != indices.dtype:
         label = label.astype(indices.dtype)
-    hits = logic.any(logic.equal(indices, label), axis=1).astype(DataType.FLOAT32)
-    result = stat.mean(hits)
+    hits = any(logic.equal(indices, label), axis=1).astype(DataType.FLOAT32)
+    result = mean(hits)
     if correct is not None:
         count = math.sum(hits).astype(correct.dtype)
-        creation.assign(manipulation.reshape(count, correct.shape), correct)
+        creation.assign(reshape(count, correct.shape), correct)
     if total is not None:
         count = stat.numel(hits).astype(total.dtype)
-        creation.assign(manipulation.reshape(count, total.shape), total)
+        creation.assign(reshape(count, total.shape), total)
     return result

@@ -43,6 +43,26 @@ def as_int_list(value, api, arg):
                     f"{type(value).__name__}")
 
 
+def as_int(value, api, arg):
+    """An int argument: a Python or NumPy int, or a one-element int tensor (bool is not an int)."""
+    if type(value) is int:  # the common case, before the slower checks
+        return value
+    if isinstance(value, Tensor):
+        values = as_int_list(value, api, arg)
+        if len(values) != 1:
+            raise TypeError(f"{api}(): argument '{arg}' must be a single int, got a tensor of "
+                            f"shape {value.shape}")
+        return values[0]
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{api}(): argument '{arg}' must be an int, not {type(value).__name__}")
+    return int(value)
+
+
+def as_dtype(value):
+    """A dtype argument: None (the op's own rule) or a paddle dtype or its name."""
+    return DataType.UNDEFINED if value is None else convert_dtype(value)
+
+
 def as_scalar(value, api, arg):
     """A Python number (or a 1-element tensor) for a Scalar attribute."""
     if type(value) in (float, int):  # the common case, before the slower checks

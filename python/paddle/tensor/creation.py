@@ -1,4 +1,6 @@
-"""Tensor creation: to_tensor, full, zeros, ones, arange, linspace, eye and their *_like forms."""
+"""Tensor creation: to_tensor, full, zeros, ones, arange, linspace, eye and their *_like forms.
+Written by hand: they convert NumPy data and Python values and apply Paddle's dtype and place
+defaults."""
 import numbers
 
 import numpy as np

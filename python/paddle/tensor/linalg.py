@@ -1,15 +1,9 @@
-"""Linear algebra."""
+"""Linear algebra compositions (paddle.matmul itself is generated from the op declarations)."""
 from .. import _C_ops
+from ..base.generated_api import matmul
 from ._helpers import check_tensor
 
-__all__ = ["matmul", "mm", "bmm", "t"]
-
-
-def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
-    """Matrix product with NumPy's rules for 1-D operands and broadcast batch dimensions."""
-    check_tensor(x, "matmul", "x")
-    check_tensor(y, "matmul", "y")
-    return _C_ops.matmul(x, y, transpose_x, transpose_y)
+__all__ = ["mm", "bmm", "t"]
 
 
 def mm(input, mat2, name=None):

@@ -1,16 +1,13 @@
-"""Comparison and logical ops (bool results)."""
-import numbers
-
-import numpy as np
-
+"""Comparison and logical ops written by hand (isnan, all, tril, ... are generated from the op
+declarations): the comparisons take Python scalars like the binary math ops, and equal_all,
+isclose, allclose and masked_fill are compositions of other ops."""
 from .. import _C_ops
-from ._helpers import Tensor, as_int_list, as_scalar, check_tensor
+from ._helpers import Tensor, as_scalar, check_tensor
 from .math import _binary
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "equal_all", "allclose",
-           "isclose", "is_tensor", "isnan", "isinf", "isfinite", "all", "any", "tril", "triu",
-           "masked_fill"]
+           "isclose", "is_tensor", "masked_fill"]
 
 
 def _compare(op, api):
@@ -44,7 +41,8 @@ def equal_all(x, y, name=None):
 
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    from .math import abs as _abs, subtract
+    from ..base.generated_api import abs as _abs
+    from .math import subtract
     diff = _abs(subtract(x, y))
     bound = _C_ops.scale(_abs(y), rtol, atol, True)
     close = less_equal(diff, bound)
@@ -62,52 +60,6 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 def is_tensor(x):
     from ._helpers import Tensor
     return isinstance(x, Tensor)
-
-
-def isnan(x, name=None):
-    """A bool tensor: True where x is NaN (never for integer and bool tensors)."""
-    return _C_ops.isnan(check_tensor(x, "isnan"))
-
-
-def isinf(x, name=None):
-    """A bool tensor: True where x is +inf or -inf (never for integer and bool tensors)."""
-    return _C_ops.isinf(check_tensor(x, "isinf"))
-
-
-def isfinite(x, name=None):
-    """A bool tensor: True where x is neither NaN nor infinite (always for integer tensors)."""
-    return _C_ops.isfinite(check_tensor(x, "isfinite"))
-
-
-def all(x, axis=None, keepdim=False, name=None):
-    """Whether every element of x (read as x != 0) over `axis` (all dims when None) is true."""
-    check_tensor(x, "all")
-    return _C_ops.all(x, as_int_list(axis, "all", "axis"), keepdim)
-
-
-def any(x, axis=None, keepdim=False, name=None):
-    """Whether any element of x (read as x != 0) over `axis` (all dims when None) is true."""
-    check_tensor(x, "any")
-    return _C_ops.any(x, as_int_list(axis, "any", "axis"), keepdim)
-
-
-def _diagonal(diagonal, api):
-    if isinstance(diagonal, bool) or not isinstance(diagonal, (numbers.Integral, np.integer)):
-        raise TypeError(f"{api}(): argument 'diagonal' must be an int, not "
-                        f"{type(diagonal).__name__}")
-    return int(diagonal)
-
-
-def tril(x, diagonal=0, name=None):
-    """The lower triangle (on and below the `diagonal`-th diagonal) of the last two dims of x;
-    the rest is zero."""
-    return _C_ops.tril(check_tensor(x, "tril"), _diagonal(diagonal, "tril"))
-
-
-def triu(x, diagonal=0, name=None):
-    """The upper triangle (on and above the `diagonal`-th diagonal) of the last two dims of x;
-    the rest is zero."""
-    return _C_ops.triu(check_tensor(x, "triu"), _diagonal(diagonal, "triu"))
 
 
 def masked_fill(x, mask, value, name=None):

@@ -1,32 +1,21 @@
-"""Shape manipulation, joining, splitting and indexing ops."""
+"""Shape manipulation written by hand (reshape, transpose, squeeze, ... are generated from the op
+declarations): concat/stack/split/slice/gather/index_add normalise their arguments as Paddle
+does in Python (tensor lists, a count or sections, axis None, a different argument order), and
+reshape_, chunk, unstack, expand_as, broadcast_to, tile and moveaxis compose other ops."""
 import numbers
 
 from .. import _C_ops
-from ..base.framework import convert_dtype
+from ..base.generated_api import expand, flatten, reshape, squeeze, transpose, unsqueeze
 from ._helpers import Tensor, as_int_list, check_tensor
 
-__all__ = ["cast", "reshape", "reshape_", "transpose", "concat", "split", "chunk", "stack",
-           "unstack", "unbind", "squeeze", "unsqueeze", "flatten", "expand", "expand_as",
-           "broadcast_to", "slice", "strided_slice", "gather", "gather_nd", "index_select",
-           "index_add", "scatter_nd_add", "masked_select", "masked_scatter", "tile", "moveaxis"]
-
-
-def cast(x, dtype):
-    return _C_ops.cast(check_tensor(x, "cast"), convert_dtype(dtype))
-
-
-def reshape(x, shape, name=None):
-    return _C_ops.reshape(check_tensor(x, "reshape"), as_int_list(shape, "reshape", "shape"))
+__all__ = ["reshape_", "concat", "split", "chunk", "stack", "unstack", "unbind", "expand_as",
+           "broadcast_to", "slice", "gather", "index_add", "tile", "moveaxis"]
 
 
 def reshape_(x, shape, name=None):
     out = reshape(x, shape)
     x._share_data_from(out)
     return x
-
-
-def transpose(x, perm, name=None):
-    return _C_ops.transpose(check_tensor(x, "transpose"), as_int_list(perm, "transpose", "perm"))
 
 
 def moveaxis(x, source, destination, name=None):
@@ -93,22 +82,6 @@ def unbind(input, axis=0):
     return unstack(input, axis)
 
 
-def squeeze(x, axis=None, name=None):
-    return _C_ops.squeeze(check_tensor(x, "squeeze"), as_int_list(axis, "squeeze", "axis"))
-
-
-def unsqueeze(x, axis, name=None):
-    return _C_ops.unsqueeze(check_tensor(x, "unsqueeze"), as_int_list(axis, "unsqueeze", "axis"))
-
-
-def flatten(x, start_axis=0, stop_axis=-1, name=None):
-    return _C_ops.flatten(check_tensor(x, "flatten"), int(start_axis), int(stop_axis))
-
-
-def expand(x, shape, name=None):
-    return _C_ops.expand(check_tensor(x, "expand"), as_int_list(shape, "expand", "shape"))
-
-
 def broadcast_to(x, shape, name=None):
     return expand(x, shape)
 
@@ -155,47 +128,12 @@ def slice(input, axes, starts, ends):
                         [])
 
 
-def strided_slice(x, axes, starts, ends, strides, name=None):
-    return _C_ops.strided_slice(check_tensor(x, "strided_slice"),
-                                as_int_list(axes, "strided_slice", "axes"),
-                                as_int_list(starts, "strided_slice", "starts"),
-                                as_int_list(ends, "strided_slice", "ends"),
-                                as_int_list(strides, "strided_slice", "strides"))
-
-
 def gather(x, index, axis=None, name=None):
     check_tensor(index, "gather", "index")
     return _C_ops.gather(check_tensor(x, "gather"), index,
                          0 if axis is None else _int(axis, "gather", "axis"))
 
 
-def gather_nd(x, index, name=None):
-    return _C_ops.gather_nd(check_tensor(x, "gather_nd"), check_tensor(index, "gather_nd", "index"))
-
-
-def index_select(x, index, axis=0, name=None):
-    return _C_ops.index_select(check_tensor(x, "index_select"),
-                               check_tensor(index, "index_select", "index"),
-                               _int(axis, "index_select", "axis"))
-
-
 def index_add(x, index, axis, value, name=None):
     return _C_ops.index_add(check_tensor(x, "index_add"), check_tensor(index, "index_add", "index"),
                             check_tensor(value, "index_add", "value"), _int(axis, "index_add", "axis"))
-
-
-def scatter_nd_add(x, index, updates, name=None):
-    return _C_ops.scatter_nd_add(check_tensor(x, "scatter_nd_add"),
-                                 check_tensor(index, "scatter_nd_add", "index"),
-                                 check_tensor(updates, "scatter_nd_add", "updates"))
-
-
-def masked_select(x, mask, name=None):
-    return _C_ops.masked_select(check_tensor(x, "masked_select"),
-                                check_tensor(mask, "masked_select", "mask"))
-
-
-def masked_scatter(x, mask, value, name=None):
-    return _C_ops.masked_scatter(check_tensor(x, "masked_scatter"),
-                                 check_tensor(mask, "masked_scatter", "mask"),
-                                 check_tensor(value, "masked_scatter", "value"))

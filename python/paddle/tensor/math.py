@@ -1,16 +1,19 @@
-"""Elementwise math, activations as tensor functions, and reductions."""
+"""Elementwise math and reductions written by hand (the single-op functions such as paddle.exp
+and paddle.max are generated from the op declarations): the binary ops take Python scalars and
+promote them by Paddle's rules, sum/prod/clip normalise their dtype and bound arguments, and
+neg, log1p, add_n and increment are compositions or in-place forms of other ops."""
 import numbers
 
+import numpy as np
+
 from .. import _C_ops
-from ..base import libpaddle
-from ..base.framework import convert_dtype, default_float_dtype, is_floating
+from ..base import generated_api, libpaddle
+from ..base.framework import convert_dtype, default_float_dtype, is_floating, to_numpy_dtype
 from ._helpers import Tensor, as_int_list, as_scalar, check_tensor, scalar_dtype
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", "floor_divide",
-           "remainder", "mod", "floor_mod", "exp", "log", "sqrt", "rsqrt", "abs", "sin", "cos",
-           "tanh", "sigmoid", "erf", "square", "reciprocal", "sign", "floor", "ceil", "round",
-           "clip", "scale", "sum", "max", "min", "prod", "neg", "add_n", "log1p", "amax",
-           "amin", "increment"]
+           "remainder", "mod", "floor_mod", "clip", "scale", "sum", "prod", "neg", "add_n", "log1p",
+           "amax", "amin", "increment"]
 
 
 def _as_tensor(value, like, api, arg):
@@ -54,10 +57,11 @@ def multiply(x, y, name=None):
 
 
 def divide(x, y, name=None):
-    # True division: integer operands give a floating result, as in Paddle.
-    if isinstance(x, Tensor) and not is_floating(x.dtype) and (
-            not isinstance(y, Tensor) or not is_floating(y.dtype)):
-        x = _C_ops.cast(x, default_float_dtype())
+    # True division: integer and bool operands divide in the default float dtype, as in Paddle.
+    tensors = [v for v in (x, y) if isinstance(v, Tensor)]
+    if tensors and not any(is_floating(t.dtype) for t in tensors):
+        x, y = (_C_ops.cast(v, default_float_dtype()) if isinstance(v, Tensor) else v
+                for v in (x, y))
     return _binary(_C_ops.divide, x, y, "divide")
 
 
@@ -91,32 +95,6 @@ def minimum(x, y, name=None):
     return _binary(_C_ops.minimum, x, y, "minimum")
 
 
-def _unary(op, api):
-    def fn(x, name=None):
-        return op(check_tensor(x, api))
-    fn.__name__ = api
-    fn.__doc__ = f"Elementwise {api} of `x`."
-    return fn
-
-
-exp = _unary(_C_ops.exp, "exp")
-log = _unary(_C_ops.log, "log")
-sqrt = _unary(_C_ops.sqrt, "sqrt")
-rsqrt = _unary(_C_ops.rsqrt, "rsqrt")
-abs = _unary(_C_ops.abs, "abs")
-sin = _unary(_C_ops.sin, "sin")
-cos = _unary(_C_ops.cos, "cos")
-tanh = _unary(_C_ops.tanh, "tanh")
-sigmoid = _unary(_C_ops.sigmoid, "sigmoid")
-erf = _unary(_C_ops.erf, "erf")
-square = _unary(_C_ops.square, "square")
-reciprocal = _unary(_C_ops.reciprocal, "reciprocal")
-sign = _unary(_C_ops.sign, "sign")
-floor = _unary(_C_ops.floor, "floor")
-ceil = _unary(_C_ops.ceil, "ceil")
-round = _unary(_C_ops.round, "round")
-
-
 def log1p(x, name=None):
     return _C_ops.log(_C_ops.scale(check_tensor(x, "log1p"), 1.0, 1.0, True))
 
@@ -136,8 +114,12 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 def clip(x, min=None, max=None, name=None):
     check_tensor(x, "clip")
-    info_min, info_max = ((-3.4028234663852886e38, 3.4028234663852886e38) if is_floating(x.dtype)
-                          else (-(2 ** 63), 2 ** 63 - 1))
+    # A missing bound is the dtype's own extreme, which the kernel's dtype can hold.
+    if is_floating(x.dtype):
+        info_min, info_max = -3.4028234663852886e38, 3.4028234663852886e38
+    else:
+        info = np.iinfo(to_numpy_dtype(x.dtype))
+        info_min, info_max = int(info.min), int(info.max)
     lo = info_min if min is None else as_scalar(min, "clip", "min")
     hi = info_max if max is None else as_scalar(max, "clip", "max")
     return _C_ops.clip(x, lo, hi)
@@ -153,16 +135,9 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     return _C_ops.sum(x, _axis(axis, "sum"), dtype, keepdim)
 
 
-def max(x, axis=None, keepdim=False, name=None):
-    return _C_ops.max(check_tensor(x, "max"), _axis(axis, "max"), keepdim)
-
-
-def min(x, axis=None, keepdim=False, name=None):
-    return _C_ops.min(check_tensor(x, "min"), _axis(axis, "min"), keepdim)
-
-
-amax = max
-amin = min
+# Paddle's amax and amin, here the same reductions as max and min.
+amax = generated_api.max
+amin = generated_api.min
 
 
 def prod(x, axis=None, keepdim=False, dtype=None, name=None):

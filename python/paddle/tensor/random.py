@@ -1,4 +1,5 @@
-"""Random tensors. paddle.seed(n) makes them reproducible."""
+"""Random tensors. paddle.seed(n) makes them reproducible. Written by hand: they apply Paddle's
+dtype defaults and argument orders."""
 from .. import _C_ops
 from ..base.framework import is_floating
 from ..device import _resolve_place

@@ -1,5 +1,7 @@
 """Search ops: argmax, argmin, where, nonzero; sorting, top-k, along-axis indexing and the
-running sum and product (which Paddle keeps in math.py)."""
+running sum and product (which Paddle keeps in math.py). Written by hand: each normalises its
+arguments as Paddle does in Python (axis None, Python scalars, broadcasting the indices, dtype
+casts) or selects among an op's outputs (sort, argsort)."""
 from .. import _C_ops
 from ..base.framework import convert_dtype
 from ._helpers import Tensor, as_scalar, check_tensor

@@ -4,7 +4,7 @@ import numbers
 import numpy as np
 
 from .. import _C_ops
-from ..base import libpaddle
+from ..base import generated_api, libpaddle
 from ..base.framework import convert_dtype, is_floating
 from . import creation, indexing, linalg, logic, manipulation, math, search, stat
 from .to_string import tensor_repr
@@ -192,8 +192,8 @@ _METHODS = {
     "__mod__": math.remainder, "__rmod__": _reflected(math.remainder),
     "__pow__": math.pow, "__rpow__": lambda self, other: math._binary(
         _C_ops.elementwise_pow, other, self, "pow"),
-    "__matmul__": linalg.matmul, "__rmatmul__": _reflected(linalg.matmul),
-    "__neg__": math.neg, "__abs__": math.abs, "__invert__": _invert,
+    "__matmul__": generated_api.matmul, "__rmatmul__": _reflected(generated_api.matmul),
+    "__neg__": math.neg, "__abs__": generated_api.abs, "__invert__": _invert,
     "__and__": logic.logical_and, "__or__": logic.logical_or, "__xor__": logic.logical_xor,
     "__eq__": _eq, "__ne__": _ne, "__lt__": logic.less_than, "__le__": logic.less_equal,
     "__gt__": logic.greater_than, "__ge__": logic.greater_equal,
@@ -215,13 +215,16 @@ _METHODS = {
     "element_size": lambda self: libpaddle.size_of_dtype(self.dtype),
     "is_floating_point": lambda self: is_floating(self.dtype),
     "scale_": _scale_, "zero_": _zero_, "fill_": _fill_, "__deepcopy__": _deepcopy,
-    "T": property(lambda self: manipulation.transpose(self, list(range(len(self.shape)))[::-1])),
-    "mT": property(lambda self: manipulation.transpose(
+    "T": property(lambda self: generated_api.transpose(self, list(range(len(self.shape)))[::-1])),
+    "mT": property(lambda self: generated_api.transpose(
         self, list(range(len(self.shape) - 2)) + [len(self.shape) - 1, len(self.shape) - 2])),
 }
 
-for _name in ("add", "subtract", "multiply", "divide", "exp", "sqrt", "tanh", "relu"):
+# The in-place forms of the binary ops written by hand in math.py (they take Python scalars).
+for _name in ("add", "subtract", "multiply", "divide"):
     _METHODS[_name + "_"] = _inplace(_name)
+# The methods generated from the op declarations (x.exp(), x.exp_(), x.reshape(...), ...).
+_METHODS.update(generated_api.TENSOR_METHODS)
 
 # Every public tensor function is also a method (x.sum(), x.reshape(...), ...).
 for _module in (creation, linalg, logic, manipulation, math, search, stat):
@@ -229,7 +232,6 @@ for _module in (creation, linalg, logic, manipulation, math, search, stat):
         if _name not in ("to_tensor", "full", "zeros", "ones", "empty", "arange", "linspace",
                          "eye", "is_tensor"):
             _METHODS.setdefault(_name, getattr(_module, _name))
-_METHODS["relu"] = lambda self, name=None: _C_ops.relu(self)
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -1,17 +1,26 @@
 """Lists the registered ops: `python -m paddle.utils.ops [--json]`.
 
-One row per op: its name, the dtypes of its CPU and GPU kernels, whether it has a backward, and
-whether the op test harness covers it (the list in op_coverage.txt, kept current by
-tools/update_op_coverage.py and checked by the test suite).
+One row per op: its name, the dtypes of its CPU and GPU kernels, whether it has a backward (all
+read from op_manifest.json, which the build generates from the op declarations in
+paddle/ops/yaml), and whether the op test harness covers it (the list in op_coverage.txt, kept
+current by tools/update_op_coverage.py and checked by the test suite).
 """
 import argparse
+import functools
 import json
 import os
 import sys
 
-from ..base import libpaddle
-
 _COVERAGE_FILE = os.path.join(os.path.dirname(__file__), "op_coverage.txt")
+_MANIFEST_FILE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "base", "op_manifest.json")
+
+
+@functools.lru_cache(maxsize=None)
+def manifest():
+    """Every op's declaration as generated from paddle/ops/yaml: name, family, dtypes per backend,
+    backward, inplace, view, legacy type and Python surface."""
+    with open(_MANIFEST_FILE) as f:
+        return json.load(f)
 
 
 def harness_coverage():
@@ -22,9 +31,9 @@ def harness_coverage():
 
 def op_table():
     covered = harness_coverage()
-    return [{"name": row["name"], "cpu": list(row["cpu"]), "gpu": list(row["gpu"]),
-             "backward": bool(row["backward"]), "tested": row["name"] in covered}
-            for row in libpaddle._op_registry_info()]
+    return [{"name": op["name"], "cpu": op["dtypes"]["cpu"], "gpu": op["dtypes"]["gpu"],
+             "backward": bool(op["backward"]), "tested": op["name"] in covered}
+            for op in manifest()]
 
 
 def _format(rows):

@@ -7,7 +7,12 @@
 #include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/backward.h"
 #include "paddle/imperative/eager_dispatch.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/multiply.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/sum.h"
+#include "paddle/ops/generated/api/tanh.h"
 
 namespace paddle {
 

@@ -12,7 +12,15 @@
 #include "paddle/core/device_context.h"
 #include "paddle/imperative/eager_dispatch.h"
 #include "paddle/memory/memcpy.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/floor_divide.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/greater_than.h"
+#include "paddle/ops/generated/api/matmul.h"
+#include "paddle/ops/generated/api/relu.h"
+#include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/where.h"
 
 namespace paddle {
 

@@ -13,7 +13,23 @@
 
 #include "paddle/core/generator.h"
 #include "paddle/imperative/eager_dispatch.h"
-#include "paddle/ops/generated/api.h"
+#include "paddle/ops/generated/api/arange.h"
+#include "paddle/ops/generated/api/argmax.h"
+#include "paddle/ops/generated/api/argmin.h"
+#include "paddle/ops/generated/api/cross_entropy_with_softmax.h"
+#include "paddle/ops/generated/api/cross_entropy_with_softmax_grad.h"
+#include "paddle/ops/generated/api/eye.h"
+#include "paddle/ops/generated/api/full.h"
+#include "paddle/ops/generated/api/full_like.h"
+#include "paddle/ops/generated/api/gaussian.h"
+#include "paddle/ops/generated/api/linspace.h"
+#include "paddle/ops/generated/api/matmul.h"
+#include "paddle/ops/generated/api/max.h"
+#include "paddle/ops/generated/api/mean.h"
+#include "paddle/ops/generated/api/min.h"
+#include "paddle/ops/generated/api/prod.h"
+#include "paddle/ops/generated/api/sum.h"
+#include "paddle/ops/generated/api/uniform.h"
 
 namespace paddle {
 

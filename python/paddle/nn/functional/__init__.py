@@ -1,13 +1,17 @@
-"""paddle.nn.functional: the stateless forms of the layers in paddle.nn."""
-from .activation import (gelu, leaky_relu, log_softmax, relu, relu_, sigmoid, silu, softmax,
-                         tanh)
+"""paddle.nn.functional: the stateless forms of the layers in paddle.nn. The functions of single
+ops (relu, gelu, one_hot, ...) are generated from the op declarations (paddle.base.generated_api);
+the modules here hold the hand-written ones."""
+from ...base import generated_api as _generated_api
+from .activation import leaky_relu, log_softmax, softmax
 from .common import dropout, linear
-from .input import embedding, one_hot
+from .input import embedding
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
 
-__all__ = ["cross_entropy", "dropout", "gelu", "l1_loss", "leaky_relu", "linear",
-           "log_softmax", "mse_loss", "nll_loss", "relu", "relu_", "sigmoid", "silu", "softmax",
-           "tanh"]
-__all__ += ["embedding", "one_hot"]
+__all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
+           "mse_loss", "nll_loss", "softmax"]
+__all__ += ["embedding"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
+__all__ += _generated_api.EXPORTS["paddle.nn.functional"]
+globals().update({name: getattr(_generated_api, name)
+                  for name in _generated_api.EXPORTS["paddle.nn.functional"]})

@@ -1,37 +1,11 @@
-"""Activation functions (paddle.nn.functional.relu, gelu, softmax, ...)."""
+"""Activation functions written by hand (relu, gelu, silu, ... are generated from the op
+declarations): softmax and log_softmax cast to their `dtype` argument first, and leaky_relu
+composes other ops."""
 from ... import _C_ops
 from ...base.framework import convert_dtype
 from ...tensor._helpers import check_tensor
 
-__all__ = ["relu", "relu_", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax",
-           "leaky_relu"]
-
-
-def relu(x, name=None):
-    return _C_ops.relu(check_tensor(x, "relu"))
-
-
-def relu_(x, name=None):
-    """In-place relu: overwrites and returns `x`."""
-    return _C_ops.relu_(check_tensor(x, "relu_"))
-
-
-def gelu(x, approximate=False, name=None):
-    """x * Phi(x); with approximate=True the tanh approximation."""
-    return _C_ops.gelu(check_tensor(x, "gelu"), bool(approximate))
-
-
-def silu(x, name=None):
-    """x * sigmoid(x)."""
-    return _C_ops.silu(check_tensor(x, "silu"))
-
-
-def sigmoid(x, name=None):
-    return _C_ops.sigmoid(check_tensor(x, "sigmoid"))
-
-
-def tanh(x, name=None):
-    return _C_ops.tanh(check_tensor(x, "tanh"))
+__all__ = ["softmax", "log_softmax", "leaky_relu"]
 
 
 def _cast_for(x, dtype, api):

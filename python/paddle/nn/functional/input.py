@@ -1,10 +1,11 @@
-"""embedding and one_hot."""
+"""embedding, written by hand for its padding_idx and max_norm arguments (one_hot is generated
+from the op declarations)."""
 import numbers
 
 from ... import _C_ops
-from ...tensor._helpers import as_scalar, check_tensor
+from ...tensor._helpers import check_tensor
 
-__all__ = ["embedding", "one_hot"]
+__all__ = ["embedding"]
 
 
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False, name=None):
@@ -31,10 +32,3 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
                              f"received {padding_idx}")
         padding_idx = padding_idx if padding_idx >= 0 else rows + padding_idx
     return _C_ops.embedding(x, weight, int(padding_idx), bool(sparse))
-
-
-def one_hot(x, num_classes, name=None):
-    """float32 [x.shape..., num_classes] with a 1 at each id of x (int32/int64, in
-    [0, num_classes))."""
-    check_tensor(x, "one_hot")
-    return _C_ops.one_hot(x, as_scalar(num_classes, "one_hot", "num_classes"))

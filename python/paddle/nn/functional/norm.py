@@ -3,7 +3,7 @@ import math
 import numbers
 
 from ... import _C_ops
-from ...base import libpaddle
+from ...base import generated_api, libpaddle
 from ...tensor import math as _math
 from ...tensor._helpers import check_tensor
 
@@ -41,13 +41,13 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     if len(x.shape) == 1 and axis not in (0, -1):
         raise ValueError("Axis must be 0 or -1 when x is a 1-D tensor")
     p = float(p)
-    magnitude = _math.abs(x)
+    magnitude = generated_api.abs(x)
     if p == math.inf:
-        norm = _math.max(magnitude, axis, keepdim=True)
+        norm = generated_api.max(magnitude, axis, keepdim=True)
     elif p == -math.inf:
-        norm = _math.min(magnitude, axis, keepdim=True)
+        norm = generated_api.min(magnitude, axis, keepdim=True)
     elif p == 2.0:
-        norm = _math.sqrt(_math.sum(_math.square(x), axis, keepdim=True))
+        norm = generated_api.sqrt(_math.sum(generated_api.square(x), axis, keepdim=True))
     elif p == 0.0:
         raise ValueError("normalize(): 'p' must not be 0")
     else:

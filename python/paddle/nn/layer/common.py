@@ -1,6 +1,6 @@
 """Linear, Identity, Flatten and Dropout layers."""
 from ...base.framework import get_default_dtype
-from ...tensor.manipulation import flatten
+from ...base.generated_api import flatten
 from .. import functional as F
 from .layers import Layer
 

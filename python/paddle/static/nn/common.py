@@ -7,7 +7,6 @@ from ... import _C_ops
 from ...base import libpaddle
 from ...base.framework import convert_dtype, is_floating
 from ...nn import functional as F
-from ...nn.functional import activation as _activation
 from ...nn.initializer import Constant
 from ...nn.param_attr import ParamAttr
 from ...nn.parameter import _make_parameter
@@ -15,8 +14,6 @@ from ...utils import unique_name
 from ..program import Variable
 
 __all__ = ["fc", "embedding", "batch_norm"]
-
-_ACTIVATIONS = [name for name in _activation.__all__ if not name.endswith("_")]
 
 
 def _static_only(api):
@@ -35,11 +32,13 @@ def _check_variable(x, api, arg):
 
 
 def _activate(out, act, api):
-    """`out` through the activation named `act` (Paddle's `act` strings), or as it is."""
+    """`out` through the function of paddle.nn.functional named `act` (Paddle's `act` strings name
+    an activation), or as it is."""
     if act is None:
         return out
-    if act not in _ACTIVATIONS:
-        raise ValueError(f"{api}(): unknown activation {act!r}; expected one of {_ACTIVATIONS}")
+    if not isinstance(act, str) or act.endswith("_") or act not in F.__all__:
+        raise ValueError(f"{api}(): unknown activation {act!r}; expected the name of an activation "
+                         f"function of paddle.nn.functional, such as 'relu' or 'tanh'")
     return getattr(F, act)(out)
 
 

@@ -1,7 +1,0 @@
-// CPU registration of increment (paddle/kernels/impl/increment_kernel_impl.h).
-#include "paddle/kernels/dtype_lists.h"
-#include "paddle/kernels/funcs/elementwise_cpu.h"
-#include "paddle/kernels/impl/increment_kernel_impl.h"
-#include "paddle/kernels/kernel_registry.h"
-
-PD_REGISTER_KERNEL(increment, CPU, paddle::IncrementKernel, PD_FLOAT_TYPES, int32_t, int64_t);

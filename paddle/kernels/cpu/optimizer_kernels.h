@@ -1,0 +1,114 @@
+// CPU optimizer updates (sgd, momentum, adam, adamw): the bodies are in
+// impl/optimizer_kernel_impl.h; here each is one parallel loop over the parameter, with the
+// per-step scalars read once on the host. The common case, an in-place update without master
+// weights, has its own loop that reaches each array through one pointer, so the compiler
+// vectorizes it (an output that aliases its input defeats the run-time alias check otherwise).
+#pragma once
+
+#include "paddle/core/dense_tensor.h"
+#include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/parallel_for.h"
+#include "paddle/kernels/impl/optimizer_kernel_impl.h"
+namespace paddle::funcs {
+
+namespace {
+
+template <typename T, typename MT>
+void SgdInPlace(const SgdArgs<T, MT>& a, MT lr, int64_t begin, int64_t end) {
+  T* p = a.param_out;
+  const T* g = a.grad;
+  for (int64_t i = begin; i < end; ++i) {
+    p[i] = static_cast<T>(static_cast<MT>(p[i]) - lr * static_cast<MT>(g[i]));
+  }
+}
+
+template <typename T, typename S, typename MT>
+void MomentumInPlace(const MomentumArgs<T, S, MT>& a, MT lr, int64_t begin, int64_t end) {
+  T* p = a.param_out;
+  S* v = a.velocity_out;
+  const T* g = a.grad;
+  for (int64_t i = begin; i < end; ++i) {
+    MT pi = static_cast<MT>(p[i]);
+    MT vi = static_cast<MT>(v[i]);
+    MomentumMath(a, lr, static_cast<MT>(g[i]), pi, vi);
+    v[i] = static_cast<S>(vi);
+    p[i] = static_cast<T>(pi);
+  }
+}
+
+template <bool kAmsgrad, typename T, typename S, typename MT>
+void AdamInPlace(const AdamArgs<T, S, MT>& a, const AdamStep<MT> s, int64_t begin, int64_t end) {
+  T* p = a.param_out;
+  S* m1 = a.moment1_out;
+  S* m2 = a.moment2_out;
+  S* m2_max = a.moment2_max_out;
+  const T* g = a.grad;
+  for (int64_t i = begin; i < end; ++i) {
+    MT m1i = static_cast<MT>(m1[i]);
+    MT m2i = static_cast<MT>(m2[i]);
+    AdamMoments(s, static_cast<MT>(g[i]), m1i, m2i);
+    MT v = m2i;
+    if constexpr (kAmsgrad) {
+      v = Max(m2i, static_cast<MT>(m2_max[i]));
+      m2_max[i] = static_cast<S>(v);
+    }
+    p[i] = static_cast<T>(AdamParam(s, static_cast<MT>(p[i]), m1i, v));
+    m1[i] = static_cast<S>(m1i);
+    m2[i] = static_cast<S>(m2i);
+  }
+}
+
+}  // namespace
+
+template <typename T, typename MT>
+void RunSgd(const CPUContext&, const SgdArgs<T, MT>& a) {
+  MT lr = LoadScalar<MT>(a.learning_rate);
+  bool in_place = a.param_out == a.param && a.master_param == nullptr;
+  ParallelFor(a.numel, [&](int64_t begin, int64_t end) {
+    if (in_place) {
+      SgdInPlace(a, lr, begin, end);
+    } else {
+      for (int64_t i = begin; i < end; ++i) SgdElement(a, lr, i);
+    }
+  });
+}
+
+template <typename T, typename S, typename MT>
+void RunMomentum(const CPUContext&, const MomentumArgs<T, S, MT>& a) {
+  MT lr = LoadScalar<MT>(a.learning_rate);
+  bool in_place =
+      a.param_out == a.param && a.velocity_out == a.velocity && a.master_param == nullptr;
+  ParallelFor(a.numel, [&](int64_t begin, int64_t end) {
+    if (in_place) {
+      MomentumInPlace(a, lr, begin, end);
+    } else {
+      for (int64_t i = begin; i < end; ++i) MomentumElement(a, lr, i);
+    }
+  });
+}
+
+template <typename T, typename S, typename MT>
+void RunAdam(const CPUContext&, const AdamArgs<T, S, MT>& a) {
+  if (a.skip_update && *a.skip_update) {
+    ParallelFor(a.numel, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) AdamKeepElement(a, i);
+    });
+  } else {
+    AdamStep<MT> step = MakeAdamStep(a);
+    bool in_place = a.param_out == a.param && a.moment1_out == a.moment1 &&
+                    a.moment2_out == a.moment2 && a.master_param == nullptr &&
+                    (a.amsgrad ? a.moment2_max_out == a.moment2_max : a.moment2_max_out == nullptr);
+    ParallelFor(a.numel, [&](int64_t begin, int64_t end) {
+      if (in_place && a.amsgrad) {
+        AdamInPlace<true>(a, step, begin, end);
+      } else if (in_place) {
+        AdamInPlace<false>(a, step, begin, end);
+      } else {
+        for (int64_t i = begin; i < end; ++i) AdamElement(a, step, i);
+      }
+    });
+  }
+  AdamUpdateBetaPow(a);
+}
+
+}  // namespace paddle::funcs
