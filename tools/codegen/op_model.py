@@ -56,6 +56,7 @@ OP_KEYS = {"op", "args", "output", "infer_meta", "kernel", "data_type", "promote
 BACKWARD_KEYS = {"backward", "forward", "args", "output", "no_need_buffer"}
 LEGACY_KEYS = {"type", "inputs", "outputs", "attrs", "extra_attrs"}
 PYTHON_KEYS = {"module", "name", "method", "written_in", "doc"}
+FAMILY_KEYS = {"family", "instantiations_per_unit"}
 
 
 class SchemaError(Exception):
@@ -146,6 +147,9 @@ class Family:
     path: str
     ops: List[Op]
     backwards: List[Backward]
+    # backend -> kernel instantiations per generated unit, where the family sets its own
+    # (emit_kernels.BUDGET otherwise): heavy kernel templates need smaller units.
+    instantiations_per_unit: Dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -456,6 +460,24 @@ def _parse_backward(path, family, line, entry, ops):
     return Backward(name, family, line, forward, args, outputs, no_need_buffer)
 
 
+def _parse_family_settings(path, family, line, entry, previous):
+    """The optional `- family: <name>` entry: compile settings of the family's kernel units."""
+    if previous:
+        _fail(path, line, "a file has at most one 'family:' entry")
+    unknown = set(entry) - FAMILY_KEYS
+    if unknown:
+        _fail(path, line, f"unknown key(s) {sorted(unknown)}; allowed: {sorted(FAMILY_KEYS)}")
+    if entry["family"] != family:
+        _fail(path, line, f"family: names '{entry['family']}', but the file declares family "
+                          f"'{family}'")
+    budgets = _plain(entry.get("instantiations_per_unit", {}))
+    for backend, value in budgets.items():
+        if backend not in BACKENDS or not isinstance(value, int) or value < 1:
+            _fail(path, line, f"instantiations_per_unit maps a backend of {list(BACKENDS)} to a "
+                              f"positive int, got {backend}: {value!r}")
+    return budgets
+
+
 def parse_family(path, display_path=None):
     """The ops and backwards of one family file, checked on their own. Records and errors cite
     `display_path` (default: `path`)."""
@@ -463,9 +485,12 @@ def parse_family(path, display_path=None):
     entries = _load(path)
     path = display_path or path
     ops, backwards, raw_backwards = {}, {}, []
+    settings = {}
     for entry in entries:
         line = entry.pop("__line__")
-        if "op" in entry:
+        if "family" in entry:
+            settings = _parse_family_settings(path, family, line, entry, settings)
+        elif "op" in entry:
             op = _parse_op(path, family, line, entry)
             if op.name in ops:
                 _fail(path, line, f"op '{op.name}' is defined twice (first at line {ops[op.name].line})")
@@ -473,7 +498,7 @@ def parse_family(path, display_path=None):
         elif "backward" in entry:
             raw_backwards.append((line, entry))
         else:
-            _fail(path, line, "an entry must start with 'op:' or 'backward:'")
+            _fail(path, line, "an entry must start with 'op:', 'backward:' or 'family:'")
     for line, entry in raw_backwards:
         bw = _parse_backward(path, family, line, entry, ops)
         if bw.name in backwards:
@@ -483,7 +508,7 @@ def parse_family(path, display_path=None):
         if op.backward and op.backward not in backwards:
             _fail(path, op.line, f"op '{op.name}' names backward '{op.backward}', which {path} "
                                  "does not define")
-    return Family(family, path, list(ops.values()), list(backwards.values()))
+    return Family(family, path, list(ops.values()), list(backwards.values()), settings)
 
 
 def parse_ops(path):
