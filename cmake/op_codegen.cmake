@@ -16,8 +16,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 set(PADDLE_GENERATED_SOURCES_LIST ${PROJECT_BINARY_DIR}/paddle/generated_sources.cmake)
 execute_process(
   COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/codegen/gen_ops.py
-          --yaml-dir ${PROJECT_SOURCE_DIR}/paddle/ops/yaml
-          --infermeta-dir ${PROJECT_SOURCE_DIR}/paddle/ops/infermeta
+          --ops-dir ${PROJECT_SOURCE_DIR}/paddle/ops
           --kernels-dir ${PROJECT_SOURCE_DIR}/paddle/kernels
           --out ${PROJECT_BINARY_DIR}
           --sources-cmake ${PADDLE_GENERATED_SOURCES_LIST}

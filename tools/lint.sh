@@ -15,6 +15,6 @@ clang-format --dry-run --Werror "${cpp_files[@]}"
 
 "$PYTHON" tools/check_layers.py
 
-"$PYTHON" tools/codegen/gen_ops.py --yaml-dir paddle/ops/yaml --infermeta-dir paddle/ops/infermeta \
-  --kernels-dir paddle/kernels --check-docs docs/ops.md
+"$PYTHON" tools/codegen/gen_ops.py --ops-dir paddle/ops --kernels-dir paddle/kernels \
+  --check-docs docs/ops.md
 echo "lint: ok"

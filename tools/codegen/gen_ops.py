@@ -1,7 +1,10 @@
 """Generates everything about the ops that is not their own code, from paddle/ops/yaml/*.yaml.
 
-Usage: gen_ops.py --yaml-dir DIR --infermeta-dir DIR --kernels-dir DIR --out BUILD_DIR
+Usage: gen_ops.py --ops-dir paddle/ops --kernels-dir paddle/kernels [--out BUILD_DIR]
                   [--sources-cmake FILE] [--docs FILE | --check-docs FILE]
+
+The ops directory holds yaml/ (the declarations), infermeta/ (the InferMeta headers every
+family's glue includes) and backward/ (<family>_grad.cc, the backward rules of each family).
 
 Under BUILD_DIR:
   paddle/ops/generated/        the C++ glue, sharded per family and per op (emit_glue.py)
@@ -45,6 +48,18 @@ def remove_stale(directory, keep):
                 os.remove(path)
 
 
+def check_rule_files(families, backward_dir):
+    """A family with backward entries needs paddle/ops/backward/<family>_grad.cc, where its rules
+    are written; without it the build would fail at link time."""
+    for family in families:
+        path = os.path.join(backward_dir, f"{family.name}_grad.cc")
+        if family.backwards and not os.path.exists(path):
+            bw = family.backwards[0]
+            raise SchemaError(f"{family.path}:{bw.line}: family '{family.name}' declares backward "
+                              f"rules ({bw.name}, ...), so paddle/ops/backward/{family.name}_grad.cc "
+                              "must define them")
+
+
 def generate(families, infermeta_headers, kernels_dir, out):
     """{path: content} of every generated file, and the C++ sources by CMake list name."""
     ops_dir = os.path.join(out, "paddle", "ops", "generated")
@@ -76,17 +91,18 @@ def generate(families, infermeta_headers, kernels_dir, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--yaml-dir", required=True)
-    parser.add_argument("--infermeta-dir", required=True)
-    parser.add_argument("--kernels-dir", required=True)
+    parser.add_argument("--ops-dir", required=True, help="paddle/ops")
+    parser.add_argument("--kernels-dir", required=True, help="paddle/kernels")
     parser.add_argument("--out", help="the build directory to generate into")
     parser.add_argument("--sources-cmake", help="write the generated C++ sources as CMake lists")
     parser.add_argument("--docs", help="write the op table (Markdown) to this file")
     parser.add_argument("--check-docs", help="fail unless this op table is current")
     args = parser.parse_args()
     try:
-        families = load_families(args.yaml_dir, ROOT)
-        headers = sorted(f for f in os.listdir(args.infermeta_dir) if f.endswith(".h"))
+        families = load_families(os.path.join(args.ops_dir, "yaml"), ROOT)
+        check_rule_files(families, os.path.join(args.ops_dir, "backward"))
+        infermeta_dir = os.path.join(args.ops_dir, "infermeta")
+        headers = sorted(f for f in os.listdir(infermeta_dir) if f.endswith(".h"))
         files, sources = generate(families, headers, args.kernels_dir, args.out or "")
     except SchemaError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -110,9 +126,9 @@ def main():
         with open(args.check_docs) as f:
             if f.read() != table:
                 print(f"error: {args.check_docs} is out of date; regenerate it with\n"
-                      f"  python3 tools/codegen/gen_ops.py --yaml-dir {args.yaml_dir} "
-                      f"--infermeta-dir {args.infermeta_dir} --kernels-dir {args.kernels_dir} "
-                      f"--docs {args.check_docs}", file=sys.stderr)
+                      f"  python3 tools/codegen/gen_ops.py --ops-dir {args.ops_dir} "
+                      f"--kernels-dir {args.kernels_dir} --docs {args.check_docs}",
+                      file=sys.stderr)
                 return 1
     return 0
 

@@ -1,6 +1,4 @@
 // Backward rules of the unary elementwise and activation ops.
-#include <cmath>
-
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/cast.h"
@@ -19,11 +17,8 @@
 #include "paddle/ops/generated/api/sign.h"
 #include "paddle/ops/generated/api/sin.h"
 #include "paddle/ops/generated/api/square.h"
-#include "paddle/ops/generated/api/subtract.h"
-#include "paddle/ops/generated/api/sum.h"
 #include "paddle/ops/generated/api/tanh.h"
 #include "paddle/ops/generated/grad_rules/activation.h"
-#include "paddle/ops/generated/grad_rules/softmax.h"
 
 namespace paddle::ops::grad {
 
@@ -150,20 +145,6 @@ void clip_grad(const Tensor& x, const Tensor& out_grad, const Scalar& min, const
 
 void cast_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
   if (x_grad) *x_grad = cast(out_grad, x.dtype());
-}
-
-// softmax' applied to g: out * (g - sum(g * out))
-void softmax_grad(const Tensor& out, const Tensor& out_grad, int32_t axis, Tensor* x_grad) {
-  if (!x_grad) return;
-  Tensor dot = sum(multiply(out_grad, out), {axis}, DataType::UNDEFINED, true);
-  *x_grad = multiply(out, subtract(out_grad, dot));
-}
-
-// log_softmax' applied to g: g - exp(out) * sum(g)
-void log_softmax_grad(const Tensor& out, const Tensor& out_grad, int32_t axis, Tensor* x_grad) {
-  if (!x_grad) return;
-  Tensor total = sum(out_grad, {axis}, DataType::UNDEFINED, true);
-  *x_grad = subtract(out_grad, multiply(exp(out), total));
 }
 
 }  // namespace paddle::ops::grad

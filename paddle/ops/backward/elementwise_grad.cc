@@ -10,9 +10,7 @@
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/scale.h"
 #include "paddle/ops/generated/api/where.h"
-#include "paddle/ops/generated/grad_rules/assign.h"
 #include "paddle/ops/generated/grad_rules/elementwise.h"
-#include "paddle/ops/generated/grad_rules/where.h"
 
 namespace paddle::ops::grad {
 
@@ -68,21 +66,6 @@ void remainder_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, Te
                     Tensor* y_grad) {
   if (x_grad) *x_grad = out_grad;
   if (y_grad) *y_grad = scale(multiply(out_grad, floor_divide(x, y)), -1.0);
-}
-
-void where_grad(const Tensor& condition, const Tensor& out_grad, Tensor* x_grad, Tensor* y_grad) {
-  if (x_grad) *x_grad = MaskedGrad(condition, out_grad);
-  if (y_grad) *y_grad = where(condition, ZerosLike(out_grad), out_grad);
-}
-
-// Every input of the sum, and the copied x, receives out_grad unchanged; the engine never writes
-// into a gradient it received, so the inputs may share one tensor (as in add_grad).
-void add_n_grad(const Tensor& out_grad, const std::vector<Tensor*>& inputs_grad) {
-  for (Tensor* grad : inputs_grad) *grad = out_grad;
-}
-
-void assign_grad(const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = out_grad;
 }
 
 }  // namespace paddle::ops::grad

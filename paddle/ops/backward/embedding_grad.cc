@@ -1,6 +1,4 @@
 // Backward rule of the embedding lookup.
-#include <vector>
-
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/index_add.h"
 #include "paddle/ops/generated/api/not_equal.h"

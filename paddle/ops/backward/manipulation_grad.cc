@@ -1,24 +1,15 @@
 // Backward rules of the shape-manipulation and indexing ops.
 #include <algorithm>
 
-#include "paddle/kernels/funcs/broadcast.h"
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/concat.h"
-#include "paddle/ops/generated/api/full.h"
-#include "paddle/ops/generated/api/gather_nd.h"
-#include "paddle/ops/generated/api/index_add.h"
-#include "paddle/ops/generated/api/index_select.h"
-#include "paddle/ops/generated/api/masked_scatter.h"
 #include "paddle/ops/generated/api/reshape.h"
-#include "paddle/ops/generated/api/scatter_nd_add.h"
 #include "paddle/ops/generated/api/set_value_with_tensor.h"
 #include "paddle/ops/generated/api/split.h"
 #include "paddle/ops/generated/api/strided_slice.h"
 #include "paddle/ops/generated/api/transpose.h"
 #include "paddle/ops/generated/api/unsqueeze.h"
-#include "paddle/ops/generated/grad_rules/gather.h"
 #include "paddle/ops/generated/grad_rules/manipulation.h"
-#include "paddle/ops/generated/grad_rules/masked.h"
 
 namespace paddle::ops::grad {
 
@@ -123,50 +114,6 @@ void set_value_with_tensor_grad(const Tensor& values, const Tensor& out_grad,
     std::vector<int32_t> axes32(axes.begin(), axes.end());
     *values_grad = strided_slice(out_grad, axes32, starts, ends, steps);
   }
-}
-
-void gather_grad(const Tensor& x, const Tensor& index, const Tensor& out_grad, int64_t axis,
-                 Tensor* x_grad) {
-  if (!x_grad) return;
-  int rank = x.dims().size();
-  int a = static_cast<int>(axis < 0 ? axis + rank : axis);
-  Tensor g = out_grad;
-  Tensor idx = index;
-  if (index.dims().size() == 0) {  // a 0-d index removed the axis
-    g = unsqueeze(g, {a});
-    idx = reshape(index, {1});
-  }
-  *x_grad = index_add(ZerosLike(x), idx, g, a);
-}
-
-void index_select_grad(const Tensor& x, const Tensor& index, const Tensor& out_grad, int32_t axis,
-                       Tensor* x_grad) {
-  if (x_grad) *x_grad = index_add(ZerosLike(x), index, out_grad, axis);
-}
-
-void index_add_grad(const Tensor& index, const Tensor& out_grad, int32_t axis, Tensor* x_grad,
-                    Tensor* add_value_grad) {
-  if (x_grad) *x_grad = out_grad;
-  if (add_value_grad) *add_value_grad = index_select(out_grad, index, axis);
-}
-
-void gather_nd_grad(const Tensor& x, const Tensor& index, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = scatter_nd_add(ZerosLike(x), index, out_grad);
-}
-
-void scatter_nd_add_grad(const Tensor& index, const Tensor& out_grad, Tensor* x_grad,
-                         Tensor* updates_grad) {
-  if (x_grad) *x_grad = out_grad;
-  if (updates_grad) *updates_grad = gather_nd(out_grad, index);
-}
-
-void masked_select_grad(const Tensor& x, const Tensor& mask, const Tensor& out_grad,
-                        Tensor* x_grad) {
-  if (!x_grad) return;
-  // masked_select broadcasts x against mask; scatter into that shape, the engine sums back.
-  DDim dims = funcs::BroadcastShape(x.dims(), mask.dims(), "masked_select");
-  Tensor zeros = full(dims.ToVector(), 0.0, x.dtype(), x.place());
-  *x_grad = masked_scatter(zeros, mask, out_grad);
 }
 
 }  // namespace paddle::ops::grad

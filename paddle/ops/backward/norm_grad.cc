@@ -1,10 +1,14 @@
-// Backward rules of the normalization ops, written with forward ops over the normalized axes so
-// higher-order gradients come free.
+// Backward rules of the normalization ops. layer_norm's is written with forward ops over the
+// normalized axes, so higher-order gradients come free; batch_norm's is one fused kernel, two
+// passes over x: composed from forward ops it would allocate and traverse about ten x-sized
+// intermediates.
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/add.h"
+#include "paddle/ops/generated/api/batch_norm_grad.h"
 #include "paddle/ops/generated/api/cast.h"
 #include "paddle/ops/generated/api/mean.h"
 #include "paddle/ops/generated/api/multiply.h"
@@ -22,6 +26,22 @@ namespace {
 Tensor CastTo(const Tensor& t, DataType dtype) { return t.dtype() == dtype ? t : cast(t, dtype); }
 
 }  // namespace
+
+void batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& saved_mean,
+                     const Tensor& saved_variance, const Tensor& out_grad,
+                     const std::string& data_format, bool is_test, bool use_global_stats,
+                     bool trainable_statistics, Tensor* x_grad, Tensor* scale_grad,
+                     Tensor* bias_grad) {
+  // The forward's rule for normalizing with the running statistics. (Paddle's backward ignores
+  // trainable_statistics here, which makes its gradient disagree with its own forward when
+  // is_test and trainable_statistics are both set.)
+  const bool global_stats = (is_test && !trainable_statistics) || use_global_stats;
+  auto [dx, dscale, dbias] = ops::batch_norm_grad(x, scale, saved_mean, saved_variance, out_grad,
+                                                  data_format, global_stats);
+  if (x_grad) *x_grad = dx;
+  if (scale_grad) *scale_grad = dscale;
+  if (bias_grad) *bias_grad = dbias;
+}
 
 // With xhat = (x - mean) * rstd, rstd = 1 / sqrt(variance + epsilon), g = out_grad * scale over
 // the n normalized elements of a row:

@@ -1,38 +1,26 @@
 // Backward rules of the reductions: the output gradient is broadcast back over the reduced dims.
-#include "paddle/common/reduce_axes.h"
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/cast.h"
 #include "paddle/ops/generated/api/divide.h"
 #include "paddle/ops/generated/api/equal.h"
-#include "paddle/ops/generated/api/expand.h"
 #include "paddle/ops/generated/api/multiply.h"
-#include "paddle/ops/generated/api/reshape.h"
 #include "paddle/ops/generated/api/scale.h"
 #include "paddle/ops/generated/grad_rules/reduce.h"
-#include "paddle/ops/infermeta/reduce.h"
 
 namespace paddle::ops::grad {
 
 namespace {
 
-// Reshapes a reduction's output (or its gradient) to keepdim form, then expands it to x's shape.
-Tensor ExpandToInput(const Tensor& reduced, const Tensor& x, const std::vector<int64_t>& axis) {
-  const DDim& dims = x.dims();
-  std::vector<int> axes = ReduceAxes(axis, dims.size());
-  std::vector<int64_t> kept = ReducedDims(dims, axes, true).ToVector();
-  return expand(reshape(reduced, kept), dims.ToVector());
-}
-
 Tensor SumGrad(const Tensor& x, const Tensor& out_grad, const std::vector<int64_t>& axis) {
-  Tensor g = ExpandToInput(out_grad, x, axis);
+  Tensor g = ExpandReduced(out_grad, x, axis);
   return g.dtype() == x.dtype() ? g : cast(g, x.dtype());
 }
 
 // Gradient of max/min: flows to every element equal to the extremum, as in Paddle.
 Tensor ExtremumGrad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
                     const std::vector<int64_t>& axis) {
-  Tensor is_extremum = equal(x, ExpandToInput(out, x, axis));
-  return MaskedGrad(is_extremum, ExpandToInput(out_grad, x, axis));
+  Tensor is_extremum = equal(x, ExpandReduced(out, x, axis));
+  return MaskedGrad(is_extremum, ExpandReduced(out_grad, x, axis));
 }
 
 }  // namespace
@@ -64,7 +52,7 @@ void min_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
 void prod_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
                const std::vector<int64_t>& axis, bool keepdim, Tensor* x_grad) {
   if (!x_grad) return;
-  *x_grad = divide(ExpandToInput(multiply(out_grad, out), x, axis), x);
+  *x_grad = divide(ExpandReduced(multiply(out_grad, out), x, axis), x);
 }
 
 }  // namespace paddle::ops::grad

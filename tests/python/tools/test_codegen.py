@@ -150,3 +150,15 @@ def test_family_settings_must_name_their_own_family(tmp_path):
     with pytest.raises(SchemaError, match="family: names 'binary', but the file declares family "
                                           "'unary'"):
         load_families(str(tmp_path))
+
+
+def test_backward_rules_need_the_family_rule_file(tmp_path):
+    from gen_ops import check_rule_files
+    bw = "- backward: exp_grad\n  forward: exp\n  args: (out, out_grad)\n  output: (x_grad)\n"
+    write_family(tmp_path / "yaml", "unary", entry("exp", extra="  backward: exp_grad\n"), bw)
+    families = load_families(str(tmp_path / "yaml"))
+    (tmp_path / "backward").mkdir()
+    with pytest.raises(SchemaError, match="paddle/ops/backward/unary_grad.cc must define them"):
+        check_rule_files(families, str(tmp_path / "backward"))
+    (tmp_path / "backward" / "unary_grad.cc").write_text("")
+    check_rule_files(families, str(tmp_path / "backward"))
