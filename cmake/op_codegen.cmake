@@ -1,11 +1,11 @@
 # Generates the op glue, kernel registrations and Python API from paddle/ops/yaml/*.yaml at
 # configure time (tools/codegen/gen_ops.py), and sets the lists of generated C++ sources:
 # PADDLE_GENERATED_OPS_SOURCES, PADDLE_GENERATED_CPU_KERNELS, PADDLE_GENERATED_GPU_KERNELS.
-# Editing a YAML file, the generator, or the set of InferMeta or kernel headers reconfigures;
+# Editing a YAML file, the generator, or the set of kernel headers reconfigures;
 # the generator rewrites only files whose content changed, so the build recompiles those.
 file(GLOB PADDLE_OP_YAML CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/paddle/ops/yaml/*.yaml)
 file(GLOB PADDLE_CODEGEN_SCRIPTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/codegen/*.py)
-file(GLOB PADDLE_INFERMETA_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/paddle/ops/infermeta/*.h)
+file(GLOB PADDLE_GRAD_RULE_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/paddle/ops/backward/*_grad.cc)
 file(GLOB PADDLE_KERNEL_HEADERS CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/paddle/kernels/cpu/*_kernels.h
   ${PROJECT_SOURCE_DIR}/paddle/kernels/gpu/*_kernels.h

@@ -81,6 +81,23 @@ def grad_rules_include(family_name):
 
 
 # ------------------------------------------------------------------------------------ schemas
+def infer_meta_declaration(op):
+    """The InferMeta function's declaration, derived from the op: its parameters are the schema's
+    C++ parameter types (const TensorMeta& / const TensorMeta* / const std::vector<TensorMeta>&
+    for inputs, the attribute types, TensorMeta* or std::vector<TensorMeta>* for outputs). A
+    family's glue declares what it calls instead of including paddle/ops/infermeta/*.h, so a new
+    InferMeta recompiles only the families that use it; a definition whose parameters differ
+    fails to link, naming the function."""
+    params = []
+    for a in op.inputs:
+        if a.name in op.infer_meta_params:
+            params.append({"Tensor": "const TensorMeta&", "Tensor?": "const TensorMeta*",
+                           "Tensor[]": "const std::vector<TensorMeta>&"}[a.type])
+    params += [ATTR_TYPES[a.type][1] for a in op.attrs if a.name in op.infer_meta_params]
+    params += ["std::vector<TensorMeta>*" if o.is_list else "TensorMeta*" for o in op.outputs]
+    return f"void {op.infer_meta}({', '.join(params)});"
+
+
 def _infer_meta_adapter(op):
     args = []
     for i, a in enumerate(op.inputs):
@@ -258,15 +275,20 @@ def _backward_spec(bw):
 
 
 # ------------------------------------------------------------------------------------- shards
-def family_source(family, infermeta_headers):
+def family_source(family):
     name = family.name
     lines = [HEADER + f"// Family '{name}' ({family.path}): schema entries, InferMeta adapters, the",
-             "// C++ op API and backward adapters.", '#include "paddle/ops/op_schema_table.h"', ""]
-    lines += [f'#include "paddle/ops/infermeta/{h}"' for h in infermeta_headers]
+             "// C++ op API and backward adapters.", '#include "paddle/ops/op_schema_table.h"']
     lines += [api_include(op.name) for op in family.ops]
     if family.backwards:
         lines.append(grad_rules_include(name))
-    lines += ["", "namespace paddle::ops {", "namespace {", ""]
+    declarations = []
+    for op in family.ops:
+        declaration = infer_meta_declaration(op)
+        if declaration not in declarations:
+            declarations.append(declaration)
+    lines += ["", "namespace paddle {", "", "// InferMeta functions (paddle/ops/infermeta/).",
+              *declarations, "", "namespace ops {", "namespace {", ""]
     for op in family.ops:
         lines += _infer_meta_adapter(op)
     if family.backwards:
@@ -282,7 +304,7 @@ def family_source(family, infermeta_headers):
         lines += _schema_entry(op)
     lines += ["}", "", f"void AppendBackwardSpecs_{name}(std::vector<BackwardSpec>* specs) {{"]
     lines += [_backward_spec(bw) for bw in family.backwards]
-    lines += ["}", "", "}  // namespace paddle::ops", ""]
+    lines += ["}", "", "}  // namespace ops", "}  // namespace paddle", ""]
     return "\n".join(lines)
 
 
@@ -292,13 +314,10 @@ def families_source(families):
     for f in families:
         lines.append(f"void AppendOpSchemas_{f.name}(std::vector<OpSchema>* ops);")
         lines.append(f"void AppendBackwardSpecs_{f.name}(std::vector<BackwardSpec>* specs);")
-    total_ops = sum(len(f.ops) for f in families)
-    total_backwards = sum(len(f.backwards) for f in families)
-    lines += ["", "std::vector<OpSchema> BuildOpSchemas() {", "  std::vector<OpSchema> ops;",
-              f"  ops.reserve({total_ops});"]
+    lines += ["", "std::vector<OpSchema> BuildOpSchemas() {", "  std::vector<OpSchema> ops;"]
     lines += [f"  AppendOpSchemas_{f.name}(&ops);" for f in families]
     lines += ["  return ops;", "}", "", "std::vector<BackwardSpec> BuildBackwardSpecs() {",
-              "  std::vector<BackwardSpec> specs;", f"  specs.reserve({total_backwards});"]
+              "  std::vector<BackwardSpec> specs;"]
     lines += [f"  AppendBackwardSpecs_{f.name}(&specs);" for f in families]
     lines += ["  return specs;", "}", "", "}  // namespace paddle::ops", ""]
     return "\n".join(lines)

@@ -3,8 +3,8 @@
 Usage: gen_ops.py --ops-dir paddle/ops --kernels-dir paddle/kernels [--out BUILD_DIR]
                   [--sources-cmake FILE] [--docs FILE | --check-docs FILE]
 
-The ops directory holds yaml/ (the declarations), infermeta/ (the InferMeta headers every
-family's glue includes) and backward/ (<family>_grad.cc, the backward rules of each family).
+The ops directory holds yaml/ (the declarations) and backward/ (<family>_grad.cc, the backward
+rules of each family).
 
 Under BUILD_DIR:
   paddle/ops/generated/        the C++ glue, sharded per family and per op (emit_glue.py)
@@ -60,7 +60,7 @@ def check_rule_files(families, backward_dir):
                               "must define them")
 
 
-def generate(families, infermeta_headers, kernels_dir, out):
+def generate(families, kernels_dir, out):
     """{path: content} of every generated file, and the C++ sources by CMake list name."""
     ops_dir = os.path.join(out, "paddle", "ops", "generated")
     kernels_out = os.path.join(out, "paddle", "kernels", "generated")
@@ -68,7 +68,7 @@ def generate(families, infermeta_headers, kernels_dir, out):
                           "PADDLE_GENERATED_GPU_KERNELS": []}
     for family in families:
         path = os.path.join(ops_dir, f"{family.name}.cc")
-        files[path] = family_source(family, infermeta_headers)
+        files[path] = family_source(family)
         sources["PADDLE_GENERATED_OPS_SOURCES"].append(path)
         for op in family.ops:
             files[os.path.join(ops_dir, "api", f"{op.name}.h")] = api_header(op)
@@ -101,9 +101,7 @@ def main():
     try:
         families = load_families(os.path.join(args.ops_dir, "yaml"), ROOT)
         check_rule_files(families, os.path.join(args.ops_dir, "backward"))
-        infermeta_dir = os.path.join(args.ops_dir, "infermeta")
-        headers = sorted(f for f in os.listdir(infermeta_dir) if f.endswith(".h"))
-        files, sources = generate(families, headers, args.kernels_dir, args.out or "")
+        files, sources = generate(families, args.kernels_dir, args.out or "")
     except SchemaError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

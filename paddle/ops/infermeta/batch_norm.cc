@@ -1,6 +1,6 @@
 #include "paddle/ops/infermeta/batch_norm.h"
-#include "paddle/common/data_format.h"
 
+#include "paddle/common/data_format.h"
 #include "paddle/common/errors.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
 

@@ -1,7 +1,7 @@
 #include "paddle/ops/infermeta/logic.h"
-#include "paddle/common/reduce_axes.h"
 
 #include "paddle/common/errors.h"
+#include "paddle/common/reduce_axes.h"
 #include "paddle/ops/infermeta/reduce.h"
 
 namespace paddle {

@@ -1,9 +1,9 @@
 #include "paddle/ops/infermeta/reduce.h"
-#include "paddle/common/reduce_axes.h"
 
 #include <algorithm>
 
 #include "paddle/common/errors.h"
+#include "paddle/common/reduce_axes.h"
 
 namespace paddle {
 
