@@ -573,14 +573,18 @@ CREATION = [
 # ---------------------------------------------------------------- gradient kernels
 def program_op(op_type, inputs, outputs, attrs):
     """Runs one op as a PaddlePaddle program holds it. `inputs` maps Paddle's slot names to
-    tensors, `outputs` maps each output slot to the input slot whose shape and dtype it takes;
-    returns the outputs in that order. The kernels of gradient ops, which have no Python API, are
+    tensors, `outputs` maps each output slot to the input slot whose shape and dtype it takes (or
+    to a (shape, slot) pair: its own shape, the slot's dtype); returns the outputs in that order. The kernels of gradient ops, which have no Python API, are
     reached this way in every dtype they register (autograd differentiates floats only), as in a
     Paddle training program. In static mode the op goes into the program being built."""
     if not paddle.in_dynamic_mode():
         block = paddle.static.default_main_program().global_block()
-        results = {slot: block.create_var(name=unique_name.generate(slot), shape=inputs[like].shape,
-                                          dtype=inputs[like].dtype) for slot, like in outputs.items()}
+
+        def meta(like):
+            shape, like = like if isinstance(like, tuple) else (inputs[like].shape, like)
+            return {"shape": shape, "dtype": inputs[like].dtype}
+        results = {slot: block.create_var(name=unique_name.generate(slot), **meta(like))
+                   for slot, like in outputs.items()}
         block.append_op(op_type, inputs={slot: [v] for slot, v in inputs.items()},
                         outputs={slot: [v] for slot, v in results.items()}, attrs=attrs)
         return [results[slot] for slot in outputs]
@@ -1542,3 +1546,63 @@ DROPOUT_OPS = [
 ]
 
 OP_DB += DROPOUT_OPS
+
+
+# ---------------------------------------------------------------- pixel_shuffle
+def ps_np_pixel_shuffle(x, upscale_factor, data_format="NCHW"):
+    """Channel i * r + j of each group of r * r goes to pixel (i, j) of each r x r block."""
+    r = upscale_factor
+    nchw = x if data_format == "NCHW" else x.transpose(0, 3, 1, 2)
+    n, c, h, w = nchw.shape
+    out = np.zeros((n, c // (r * r), h * r, w * r), x.dtype)
+    for i in range(r):
+        for j in range(r):
+            out[:, :, i::r, j::r] = nchw[:, i * r + j::r * r]
+    return out if data_format == "NCHW" else out.transpose(0, 2, 3, 1)
+
+
+def ps_np_pixel_shuffle_grad(out_grad, upscale_factor, data_format="NCHW"):
+    """The inverse of ps_np_pixel_shuffle."""
+    r = upscale_factor
+    nchw = out_grad if data_format == "NCHW" else out_grad.transpose(0, 3, 1, 2)
+    n, c, h, w = nchw.shape
+    x_grad = np.zeros((n, c * r * r, h // r, w // r), out_grad.dtype)
+    for i in range(r):
+        for j in range(r):
+            x_grad[:, i * r + j::r * r] = nchw[:, :, i::r, j::r]
+    return x_grad if data_format == "NCHW" else x_grad.transpose(0, 2, 3, 1)
+
+
+def ps_pixel_shuffle_grad(out_grad, upscale_factor, data_format="NCHW"):
+    """The pixel_shuffle_grad kernel, run as a Paddle training program holds it."""
+    shape = list(out_grad.shape)
+    c, h, w = (1, 2, 3) if data_format == "NCHW" else (3, 1, 2)
+    r = upscale_factor
+    shape[c] = shape[c] * r * r if shape[c] >= 0 else -1
+    shape[h] = shape[h] // r if shape[h] >= 0 else -1
+    shape[w] = shape[w] // r if shape[w] >= 0 else -1
+    return program_op("pixel_shuffle_grad", {"Out@GRAD": out_grad}, {"X@GRAD": (shape, "Out@GRAD")},
+                      {"upscale_factor": upscale_factor, "data_format": data_format})[0]
+
+
+PIXEL_SHUFFLE_OPS = [
+    OpInfo("pixel_shuffle", paddle.nn.functional.pixel_shuffle, ps_np_pixel_shuffle, lambda rng: [
+        Sample([uniform(rng, (2, 8, 3, 2)), 2]),
+        Sample([uniform(rng, (1, 9, 2, 2)), 3]),
+        Sample([uniform(rng, (2, 3, 2, 8)), 2], {"data_format": "NHWC"}),
+        Sample([uniform(rng, (1, 4, 2, 3)), 1])],
+        second_order=True, no_second_order_reason=LINEAR,
+        errors=lambda: [
+            ErrorSample([np.zeros((8, 3, 2)), 2], {}, ValueError, "must be a 4-D tensor"),
+            ErrorSample([np.zeros((1, 6, 2, 2)), 2], {}, ValueError, "divisible by upscale_factor^2 = 4"),
+            ErrorSample([np.zeros((1, 4, 2, 2)), 0], {}, ValueError, "'upscale_factor' must be positive"),
+            ErrorSample([np.zeros((1, 4, 2, 2)), 2], {"data_format": "NCWH"}, ValueError, "'NCWH'"),
+            ErrorSample([[1.0], 2], {}, TypeError, "must be a Tensor")]),
+    OpInfo("pixel_shuffle_grad", ps_pixel_shuffle_grad, ps_np_pixel_shuffle_grad, lambda rng: [
+        Sample([uniform(rng, (2, 2, 6, 4)), 2]),
+        Sample([uniform(rng, (1, 6, 6, 2)), 3, "NHWC"])],
+        grad=False, no_grad_reason="its gradient, pixel_shuffle, is checked as the second-order "
+                                   "gradient of the pixel_shuffle entry"),
+]
+
+OP_DB += PIXEL_SHUFFLE_OPS

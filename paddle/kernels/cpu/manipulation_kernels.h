@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "paddle/common/slice_bounds.h"
@@ -205,6 +206,56 @@ void TransposeKernel(const Context& ctx, const DenseTensor& x, const std::vector
   int j = 0;
   while (plan.perm[j] != r - 1) ++j;
   TransposeTiled(src, dst, out_dims, src_strides, dst_strides, j);
+}
+
+}  // namespace paddle
+
+// CPU pixel_shuffle and its gradient. pixel_shuffle moves each group of r * r channels into an
+// r x r block of pixels: on the 6-d view [N, C, r, r, H, W] of an NCHW input it is the transpose
+// to [N, C, H, r, W, r], and on the view [N, H, W, C, r, r] of an NHWC input the transpose to
+// [N, H, r, W, r, C] (the same permutation). The gradient is the inverse transpose, so both run
+// TransposeKernel's tiled copy.
+namespace paddle {
+
+namespace {
+
+// Transposes `from`, seen with the dims `view` (same element count), by `perm` into `to`, whose
+// meta InferMeta has set.
+template <typename T, typename Context>
+void TransposeViewInto(const Context& ctx, const DenseTensor& from,
+                       const std::vector<int64_t>& view, const std::vector<int32_t>& perm,
+                       DenseTensor* to) {
+  DenseTensor source(from.meta());
+  source.Resize(DDim(view));
+  source.ShareBufferWith(from);
+  ctx.template Alloc<T>(to);
+  DenseTensor target(to->meta());
+  target.ShareBufferWith(*to);
+  TransposeKernel<T>(ctx, source, perm, &target);
+}
+
+}  // namespace
+
+template <typename T, typename Context>
+void PixelShuffleKernel(const Context& ctx, const DenseTensor& x, int32_t upscale_factor,
+                        const std::string& data_format, DenseTensor* out) {
+  const int64_t r = upscale_factor;
+  const DDim& d = x.dims();
+  std::vector<int64_t> view = data_format == "NCHW"
+                                  ? std::vector<int64_t>{d[0], d[1] / (r * r), r, r, d[2], d[3]}
+                                  : std::vector<int64_t>{d[0], d[1], d[2], d[3] / (r * r), r, r};
+  TransposeViewInto<T>(ctx, x, view, {0, 1, 4, 2, 5, 3}, out);
+}
+
+template <typename T, typename Context>
+void PixelShuffleGradKernel(const Context& ctx, const DenseTensor& out_grad, int32_t upscale_factor,
+                            const std::string& data_format, DenseTensor* x_grad) {
+  const int64_t r = upscale_factor;
+  const DDim& d = out_grad.dims();
+  std::vector<int64_t> view = data_format == "NCHW"
+                                  ? std::vector<int64_t>{d[0], d[1], d[2] / r, r, d[3] / r, r}
+                                  : std::vector<int64_t>{d[0], d[1] / r, r, d[2] / r, r, d[3]};
+  TransposeViewInto<T>(ctx, out_grad, view, {0, 1, 3, 5, 2, 4}, x_grad);
 }
 
 }  // namespace paddle

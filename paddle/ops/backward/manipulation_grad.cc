@@ -3,6 +3,8 @@
 
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/concat.h"
+#include "paddle/ops/generated/api/pixel_shuffle.h"
+#include "paddle/ops/generated/api/pixel_shuffle_grad.h"
 #include "paddle/ops/generated/api/reshape.h"
 #include "paddle/ops/generated/api/set_value_with_tensor.h"
 #include "paddle/ops/generated/api/split.h"
@@ -114,6 +116,16 @@ void set_value_with_tensor_grad(const Tensor& values, const Tensor& out_grad,
     std::vector<int32_t> axes32(axes.begin(), axes.end());
     *values_grad = strided_slice(out_grad, axes32, starts, ends, steps);
   }
+}
+
+void pixel_shuffle_grad(const Tensor& out_grad, int32_t upscale_factor,
+                        const std::string& data_format, Tensor* x_grad) {
+  if (x_grad) *x_grad = ops::pixel_shuffle_grad(out_grad, upscale_factor, data_format);
+}
+
+void pixel_shuffle_grad_grad(const Tensor& x_grad_grad, int32_t upscale_factor,
+                             const std::string& data_format, Tensor* out_grad_grad) {
+  if (out_grad_grad) *out_grad_grad = pixel_shuffle(x_grad_grad, upscale_factor, data_format);
 }
 
 }  // namespace paddle::ops::grad

@@ -1,9 +1,9 @@
 #include "paddle/ops/infermeta/manipulation.h"
-#include "paddle/common/slice_bounds.h"
 
 #include <algorithm>
 
 #include "paddle/common/errors.h"
+#include "paddle/common/slice_bounds.h"
 #include "paddle/kernels/funcs/broadcast.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
 
@@ -436,6 +436,68 @@ void MaskedScatterInferMeta(const TensorMeta& x, const TensorMeta& mask, const T
 void NonZeroInferMeta(const TensorMeta& condition, TensorMeta* out) {
   out->dims = DDim({-1, condition.dims.size()});
   out->dtype = DataType::INT64;
+}
+
+namespace {
+
+// The spatial and channel axes of a 4-D pixel_shuffle operand in `data_format`.
+struct PixelShuffleAxes {
+  int channel, height, width;
+};
+
+PixelShuffleAxes PixelShuffleLayout(const TensorMeta& t, const char* arg, int32_t upscale_factor,
+                                    const std::string& data_format, const char* op) {
+  PD_CHECK(t.dims.size() == 4,
+           errors::InvalidArgument(op, ": argument '", arg,
+                                   "' must be a 4-D tensor, received shape ", t.dims.ToString()));
+  PD_CHECK(upscale_factor > 0,
+           errors::InvalidArgument(op, ": argument 'upscale_factor' must be positive, received ",
+                                   upscale_factor));
+  PD_CHECK(
+      data_format == "NCHW" || data_format == "NHWC",
+      errors::InvalidArgument(op, ": argument 'data_format' must be 'NCHW' or 'NHWC', received '",
+                              data_format, "'"));
+  return data_format == "NCHW" ? PixelShuffleAxes{1, 2, 3} : PixelShuffleAxes{3, 1, 2};
+}
+
+// `dim` times `factor`, or unknown when `dim` is.
+int64_t Scaled(int64_t dim, int64_t factor) { return IsUnknown(dim) ? kUnknownDim : dim * factor; }
+
+}  // namespace
+
+void PixelShuffleInferMeta(const TensorMeta& x, int32_t upscale_factor,
+                           const std::string& data_format, TensorMeta* out) {
+  PixelShuffleAxes axes = PixelShuffleLayout(x, "x", upscale_factor, data_format, "pixel_shuffle");
+  const int64_t blocks = int64_t{upscale_factor} * upscale_factor;
+  const int64_t channels = x.dims[axes.channel];
+  PD_CHECK(IsUnknown(channels) || channels % blocks == 0,
+           errors::InvalidArgument("pixel_shuffle: the channels of argument 'x' (", channels,
+                                   ", shape ", x.dims.ToString(),
+                                   ") must be divisible by upscale_factor^2 = ", blocks));
+  std::vector<int64_t> dims = x.dims.ToVector();
+  dims[axes.channel] = IsUnknown(channels) ? kUnknownDim : channels / blocks;
+  dims[axes.height] = Scaled(dims[axes.height], upscale_factor);
+  dims[axes.width] = Scaled(dims[axes.width], upscale_factor);
+  out->dims = DDim(dims);
+  out->dtype = x.dtype;
+}
+
+void PixelShuffleGradInferMeta(const TensorMeta& out_grad, int32_t upscale_factor,
+                               const std::string& data_format, TensorMeta* x_grad) {
+  PixelShuffleAxes axes =
+      PixelShuffleLayout(out_grad, "out_grad", upscale_factor, data_format, "pixel_shuffle_grad");
+  std::vector<int64_t> dims = out_grad.dims.ToVector();
+  for (int axis : {axes.height, axes.width}) {
+    PD_CHECK(IsUnknown(dims[axis]) || dims[axis] % upscale_factor == 0,
+             errors::InvalidArgument("pixel_shuffle_grad: the spatial dims of argument 'out_grad' "
+                                     "(shape ",
+                                     out_grad.dims.ToString(),
+                                     ") must be divisible by upscale_factor = ", upscale_factor));
+    dims[axis] = IsUnknown(dims[axis]) ? kUnknownDim : dims[axis] / upscale_factor;
+  }
+  dims[axes.channel] = Scaled(dims[axes.channel], int64_t{upscale_factor} * upscale_factor);
+  x_grad->dims = DDim(dims);
+  x_grad->dtype = out_grad.dtype;
 }
 
 }  // namespace paddle

@@ -1,6 +1,7 @@
 // InferMeta of the shape-manipulation and indexing ops.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "paddle/core/tensor_meta.h"
@@ -43,5 +44,11 @@ void MaskedSelectInferMeta(const TensorMeta& x, const TensorMeta& mask, TensorMe
 void MaskedScatterInferMeta(const TensorMeta& x, const TensorMeta& mask, const TensorMeta& value,
                             TensorMeta* out);
 void NonZeroInferMeta(const TensorMeta& condition, TensorMeta* out);
+// x is 4-D in `data_format` (NCHW or NHWC) with channels divisible by upscale_factor^2 (> 0):
+// [N, C*r*r, H, W] -> [N, C, H*r, W*r]. The gradient's rule is the inverse.
+void PixelShuffleInferMeta(const TensorMeta& x, int32_t upscale_factor,
+                           const std::string& data_format, TensorMeta* out);
+void PixelShuffleGradInferMeta(const TensorMeta& out_grad, int32_t upscale_factor,
+                               const std::string& data_format, TensorMeta* x_grad);
 
 }  // namespace paddle
