@@ -1,4 +1,4 @@
-"""One function per op of the schema (paddle/ops/ops.yaml), taking inputs then attributes.
+"""One function per op of the schema (paddle/ops/yaml), taking inputs then attributes.
 
 In-place variants end with an underscore (``add_``, ``adam_``) and exist for ops that declare
 ``inplace``: every declared pair writes its output into its input, which is returned. An output

@@ -106,7 +106,7 @@ def test_assign_value_uses_the_current_place_by_default():
 
 
 def test_assign_value_rounds_int64_beyond_2_pow_53():
-    # The values are doubles: documented in ops.yaml.
+    # The values are doubles: documented in paddle/ops/yaml/assign.yaml.
     out = _C_ops.assign_value([2], paddle.int64, [2 ** 53, 2 ** 53 + 1])
     np.testing.assert_array_equal(out.numpy(), [2 ** 53, 2 ** 53])
 
