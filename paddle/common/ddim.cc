@@ -60,6 +60,12 @@ int NormalizeAxis(int64_t axis, int rank, const char* op, const char* arg) {
   return static_cast<int>(axis < 0 ? axis + bound : axis);
 }
 
+int AxisOfDim(int64_t axis, int rank, const char* op, const char* arg) {
+  PD_CHECK(rank > 0, errors::OutOfRange(op, ": argument '", arg, "' (", axis,
+                                        ") names a dimension, but the tensor is 0-D"));
+  return NormalizeAxis(axis, rank, op, arg);
+}
+
 std::vector<int64_t> ContiguousStrides(const DDim& dims) {
   std::vector<int64_t> strides(dims.size());
   int64_t stride = 1;

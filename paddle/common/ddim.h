@@ -38,6 +38,9 @@ class DDim {
 
 // Normalises an axis in [-rank, rank) to [0, rank); throws OutOfRange naming `op` and `arg`.
 int NormalizeAxis(int64_t axis, int rank, const char* op, const char* arg = "axis");
+// NormalizeAxis for an op that reads the size of dimension `axis`: a 0-d tensor has none, so
+// there it is OutOfRange too, naming the op and `arg`.
+int AxisOfDim(int64_t axis, int rank, const char* op, const char* arg = "axis");
 
 // Row-major strides in elements.
 std::vector<int64_t> ContiguousStrides(const DDim& dims);

@@ -16,8 +16,29 @@ void* DenseTensor::raw_data() {
   return const_cast<void*>(static_cast<const DenseTensor*>(this)->raw_data());
 }
 
+namespace {
+
+// The bytes a tensor of `dims` and `dtype` takes. A shape whose size does not fit in 64 bits (a
+// hostile one: [2^40, 2^40]) is ResourceExhausted, a MemoryError naming the shape, rather than a
+// wrapped-around size that a kernel would then write past.
+size_t CheckedBytes(const DDim& dims, DataType dtype) {
+  uint64_t bytes = SizeOf(dtype);
+  for (int i = 0; i < dims.size(); ++i) {
+    PD_CHECK(dims[i] >= 0,
+             errors::InvalidArgument("cannot allocate a tensor of shape ", dims.ToString(),
+                                     ": dimension ", i, " is negative"));
+    PD_CHECK(!__builtin_mul_overflow(bytes, static_cast<uint64_t>(dims[i]), &bytes),
+             errors::ResourceExhausted("cannot allocate a tensor of shape ", dims.ToString(),
+                                       " and dtype ", DataTypeName(dtype),
+                                       ": it needs more than 2^64 bytes"));
+  }
+  return bytes;
+}
+
+}  // namespace
+
 void* DenseTensor::AllocateStorage(const Place& place) {
-  size_t bytes = nbytes();
+  size_t bytes = CheckedBytes(meta_.dims, meta_.dtype);
   // A holder already in place is written through: that is how an in-place op's output lands in
   // its input's buffer.
   bool reusable = holder_ && holder_->place() == place && holder_->size() >= offset_ + bytes;

@@ -27,6 +27,13 @@ CPUAllocator::CPUAllocator(size_t alignment) : alignment_(alignment) {
 }
 
 Allocation* CPUAllocator::AllocateImpl(size_t size) {
+  // More than the machine has would succeed here under overcommit and end the process in the
+  // kernel's OOM killer once touched; refuse it as MemoryError instead.
+  uint64_t total = TotalHostMemory();
+  PD_CHECK(
+      total == 0 || size <= total,
+      errors::ResourceExhausted("CPUAllocator: cannot allocate ", size,
+                                " bytes, more than the machine's ", total, " bytes of memory"));
   void* ptr = nullptr;
   int status = posix_memalign(&ptr, alignment_, size);
   if (status != 0) {

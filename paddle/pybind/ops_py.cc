@@ -3,6 +3,9 @@
 // schema's defaults; every conversion error names the op and the argument.
 #include <pybind11/stl.h>
 
+#include <limits>
+#include <new>
+
 #include "paddle/framework/op_builder.h"
 #include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/eager_dispatch.h"
@@ -29,7 +32,22 @@ bool IsInteger(py::handle v) {
 int64_t ToInt(const ops::OpSchema& op, const std::string& arg, py::handle v) {
   if (PyBool_Check(v.ptr())) return v.ptr() == Py_True ? 1 : 0;
   if (!IsInteger(v)) ArgTypeError(op, arg, "an int", v);
-  return py::int_(py::reinterpret_borrow<py::object>(v)).cast<int64_t>();
+  py::int_ number(py::reinterpret_borrow<py::object>(v));
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  PD_CHECK(overflow == 0,
+           errors::InvalidArgument(op.name, "(): argument '", arg, "' must fit in int64, received ",
+                                   std::string(py::str(number))));
+  return value;
+}
+
+int32_t ToInt32(const ops::OpSchema& op, const std::string& arg, py::handle v) {
+  int64_t value = ToInt(op, arg, v);
+  PD_CHECK(
+      value >= std::numeric_limits<int32_t>::min() && value <= std::numeric_limits<int32_t>::max(),
+      errors::InvalidArgument(op.name, "(): argument '", arg, "' must fit in int32, received ",
+                              value));
+  return static_cast<int32_t>(value);
 }
 
 double ToFloat(const ops::OpSchema& op, const std::string& arg, py::handle v) {
@@ -62,7 +80,7 @@ Attribute ToAttribute(const ops::OpSchema& op, const ops::OpAttr& attr, py::hand
       if (!PyBool_Check(v.ptr()) && !IsInteger(v)) ArgTypeError(op, name, "a bool", v);
       return py::bool_(py::reinterpret_borrow<py::object>(v)).cast<bool>();
     case 1:
-      return static_cast<int32_t>(ToInt(op, name, v));
+      return ToInt32(op, name, v);
     case 2:
       return ToInt(op, name, v);
     case 3:
@@ -73,7 +91,7 @@ Attribute ToAttribute(const ops::OpSchema& op, const ops::OpAttr& attr, py::hand
       if (!py::isinstance<py::str>(v)) ArgTypeError(op, name, "a str", v);
       return v.cast<std::string>();
     case 6:
-      return ToList<int32_t>(op, name, v, ToInt);
+      return ToList<int32_t>(op, name, v, ToInt32);
     case 7:
       return ToList<int64_t>(op, name, v, ToInt);
     case 8:
@@ -191,8 +209,22 @@ py::object StaticCall(const ops::OpSchema& op, bool inplace, std::vector<py::han
   return out;
 }
 
+py::object CallUnchecked(const ops::OpSchema& op, bool inplace, const py::args& args,
+                         const py::kwargs& kwargs);
+
+// Every op call from Python: a std::bad_alloc from a container (not the allocators, which raise
+// ResourceExhausted themselves) becomes a MemoryError that names the op, not an empty one.
 py::object Call(const ops::OpSchema& op, bool inplace, const py::args& args,
                 const py::kwargs& kwargs) {
+  try {
+    return CallUnchecked(op, inplace, args, kwargs);
+  } catch (const std::bad_alloc&) {
+    PD_THROW(errors::ResourceExhausted(op.name, ": out of host memory"));
+  }
+}
+
+py::object CallUnchecked(const ops::OpSchema& op, bool inplace, const py::args& args,
+                         const py::kwargs& kwargs) {
   size_t n_inputs = op.inputs.size();
   size_t n_total = n_inputs + op.attrs.size();
   // The name the user called, for error messages only (built on failure, off the hot path).

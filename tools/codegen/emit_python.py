@@ -3,8 +3,9 @@
   generated_api.py   the thin public functions (paddle.exp, Tensor.exp, F.relu, ...) of every op
                      whose `python` surface has no hand-written implementation, with the op's
                      argument names and defaults, `name=None`, and in-place variants
-  op_manifest.json   every op's declaration as data: dtypes per backend, backward, inplace,
-                     view, legacy type and Python surface (read by paddle.utils.ops and the tests)
+  op_manifest.json   every op's declaration as data: arguments, outputs, dtypes per backend,
+                     backward, inplace, view, legacy type and Python surface (read by
+                     paddle.utils.ops, the tests and tools/fuzz_ops.py)
 Both are installed into paddle/base.
 """
 import json
@@ -105,6 +106,8 @@ def manifest(families):
                            "public_names": op.python.public_names()}
             rows.append({
                 "name": op.name, "family": f.name,
+                "args": [{"name": a.name, "type": a.type, "default": a.default} for a in op.args],
+                "outputs": [o.name for o in op.outputs],
                 "yaml": f"{op.path}:{op.line}",
                 "dtypes": {b: op.dtypes.get(b, []) for b in ("cpu", "gpu")},
                 "backward": op.backward, "inplace": bool(op.inplace), "view": bool(op.view),

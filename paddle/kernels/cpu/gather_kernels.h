@@ -140,7 +140,7 @@ int64_t SliceSize(const DDim& x_dims, const DenseTensor& index) {
 template <typename T, typename Context>
 void GatherKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& index, int64_t axis,
                   DenseTensor* out) {
-  int a = NormalizeAxis(axis, x.dims().size(), "gather");
+  int a = AxisOfDim(axis, x.dims().size(), "gather");
   std::vector<int64_t> indices = CheckedIndices(index, x.dims()[a], "gather");
   T* o = ctx.template Alloc<T>(out);
   GatherAlongAxis(x, indices, a, o);
@@ -149,7 +149,7 @@ void GatherKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& i
 template <typename T, typename Context>
 void IndexSelectKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& index,
                        int32_t axis, DenseTensor* out) {
-  int a = NormalizeAxis(axis, x.dims().size(), "index_select");
+  int a = AxisOfDim(axis, x.dims().size(), "index_select");
   std::vector<int64_t> indices = CheckedIndices(index, x.dims()[a], "index_select");
   T* o = ctx.template Alloc<T>(out);
   GatherAlongAxis(x, indices, a, o);
@@ -159,7 +159,7 @@ void IndexSelectKernel(const Context& ctx, const DenseTensor& x, const DenseTens
 template <typename T, typename Context>
 void IndexAddKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& index,
                     const DenseTensor& add_value, int32_t axis, DenseTensor* out) {
-  int a = NormalizeAxis(axis, x.dims().size(), "index_add");
+  int a = AxisOfDim(axis, x.dims().size(), "index_add");
   std::vector<int64_t> indices = CheckedIndices(index, x.dims()[a], "index_add");
   T* o = ctx.template Alloc<T>(out);
   CopyUnlessAliased(x, o);

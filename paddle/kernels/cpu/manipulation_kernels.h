@@ -314,7 +314,7 @@ void ConcatKernel(const Context& ctx, const std::vector<const DenseTensor*>& x, 
                   DenseTensor* out) {
   T* o = ctx.template Alloc<T>(out);
   const DDim& dims = out->dims();
-  int a = NormalizeAxis(axis, dims.size(), "concat");
+  int a = AxisOfDim(axis, dims.size(), "concat");
   int64_t outer = ProductOf(dims, 0, a);
   std::vector<Piece<const T*>> pieces;
   for (const DenseTensor* t : x) {
@@ -327,7 +327,7 @@ template <typename T, typename Context>
 void SplitKernel(const Context& ctx, const DenseTensor& x, const std::vector<int64_t>& sections,
                  int64_t axis, std::vector<DenseTensor*> out) {
   const DDim& dims = x.dims();
-  int a = NormalizeAxis(axis, dims.size(), "split");
+  int a = AxisOfDim(axis, dims.size(), "split");
   std::vector<Piece<T*>> pieces;
   for (DenseTensor* t : out) {
     T* data = ctx.template Alloc<T>(t);
@@ -407,7 +407,7 @@ Region MakeRegion(const DDim& x_dims, const std::vector<Axis>& axes,
   region.strides = ContiguousStrides(x_dims);
   std::vector<int64_t> x_strides = region.strides;
   for (size_t i = 0; i < axes.size(); ++i) {
-    int a = NormalizeAxis(axes[i], x_dims.size(), op, "axes");
+    int a = AxisOfDim(axes[i], x_dims.size(), op, "axes");
     SliceBounds b = NormalizeSlice(starts[i], ends[i], steps ? (*steps)[i] : 1, x_dims[a]);
     region.dims[a] = b.length;
     region.strides[a] = b.step * x_strides[a];

@@ -21,9 +21,10 @@ void SoftmaxLines(const CPUContext& ctx, const DenseTensor& x, int32_t axis, Den
   int64_t n = rank == 0 ? 1 : dims[a];
   int64_t inner = 1;
   for (int i = a + 1; i < rank; ++i) inner *= dims[i];
-  int64_t outer = n == 0 ? 0 : x.numel() / (n * inner);
-  const T* in = x.data<T>();
   T* o = ctx.Alloc<T>(out);
+  if (x.numel() == 0) return;  // any zero-size dim, before or after the axis
+  int64_t outer = x.numel() / (n * inner);
+  const T* in = x.data<T>();
   funcs::ParallelFor(
       outer * inner,
       [&](int64_t begin, int64_t end) {

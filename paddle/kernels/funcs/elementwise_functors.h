@@ -9,6 +9,49 @@
 
 namespace paddle::funcs {
 
+// Note [Integer overflow]
+// Signed integer overflow is undefined behaviour in C++, and INT_MIN / -1 traps on x86. NumPy
+// (and Paddle) wrap: INT_MIN + -1 is INT_MAX, INT_MIN // -1 is INT_MIN. Integer arithmetic that
+// can overflow therefore runs in Wrapping<T>, an unsigned type at least as wide as int (a
+// narrower one would be promoted to int, which can overflow again), and converts back, which
+// wraps modulo 2^bits.
+template <typename T>
+using Wrapping =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                       std::make_unsigned_t<std::conditional_t<
+                           std::is_integral_v<T> && !std::is_same_v<T, bool>, T, int>>>;
+
+template <typename T>
+inline constexpr bool kWraps = std::is_integral_v<T>&& std::is_signed_v<T>;
+
+// -a, wrapping for signed integers (the negation of INT_MIN is INT_MIN).
+template <typename T>
+PD_HOSTDEVICE T WrappingNegate(T a) {
+  if constexpr (kWraps<T>) {
+    return static_cast<T>(Wrapping<T>(0) - static_cast<Wrapping<T>>(a));
+  } else {
+    return -a;
+  }
+}
+
+#define PD_WRAPPING_FUNCTOR(Name, op)                                                      \
+  template <typename T>                                                                    \
+  struct Name {                                                                            \
+    PD_HOSTDEVICE T operator()(T a, T b) const {                                           \
+      if constexpr (kWraps<T>) {                                                           \
+        return static_cast<T>(static_cast<Wrapping<T>>(a) op static_cast<Wrapping<T>>(b)); \
+      } else {                                                                             \
+        using MT = MathType<T>;                                                            \
+        return static_cast<T>(static_cast<MT>(a) op static_cast<MT>(b));                   \
+      }                                                                                    \
+    }                                                                                      \
+  };
+
+PD_WRAPPING_FUNCTOR(AddFunctor, +)
+PD_WRAPPING_FUNCTOR(SubtractFunctor, -)
+PD_WRAPPING_FUNCTOR(MultiplyFunctor, *)
+#undef PD_WRAPPING_FUNCTOR
+
 #define PD_BINARY_FUNCTOR(Name, expr)                          \
   template <typename T>                                        \
   struct Name {                                                \
@@ -19,19 +62,20 @@ namespace paddle::funcs {
     }                                                          \
   };
 
-PD_BINARY_FUNCTOR(AddFunctor, a + b)
-PD_BINARY_FUNCTOR(SubtractFunctor, a - b)
-PD_BINARY_FUNCTOR(MultiplyFunctor, a* b)
 PD_BINARY_FUNCTOR(MaximumFunctor, a > b ? a : b)
 PD_BINARY_FUNCTOR(MinimumFunctor, a < b ? a : b)
 #undef PD_BINARY_FUNCTOR
 
 // Integer division by zero is undefined behaviour in C++; the engines check for it before
-// running these (see CheckNoZeroDivisor).
+// running these (see IntegerDivisionGuard). A -1 divisor negates, wrapping (Note [Integer
+// overflow]).
 template <typename T>
 struct DivideFunctor {
   PD_HOSTDEVICE T operator()(T a, T b) const {
     using MT = MathType<T>;
+    if constexpr (kWraps<T>) {
+      if (b == T(-1)) return WrappingNegate(a);
+    }
     return static_cast<T>(static_cast<MT>(a) / static_cast<MT>(b));
   }
 };
@@ -42,6 +86,9 @@ struct FloorDivideFunctor {
   PD_HOSTDEVICE T operator()(T a, T b) const {
     using MT = MathType<T>;
     if constexpr (std::is_integral_v<T>) {
+      if constexpr (kWraps<T>) {
+        if (b == T(-1)) return WrappingNegate(a);  // exact, so no rounding either
+      }
       T q = a / b;
       return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
     } else {
@@ -56,6 +103,9 @@ struct RemainderFunctor {
   PD_HOSTDEVICE T operator()(T a, T b) const {
     using MT = MathType<T>;
     if constexpr (std::is_integral_v<T>) {
+      if constexpr (kWraps<T>) {
+        if (b == T(-1)) return T(0);  // INT_MIN % -1 traps on x86
+      }
       T r = a % b;
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     } else {
@@ -73,10 +123,11 @@ struct PowFunctor {
     if constexpr (std::is_integral_v<T>) {
       // Exact integer power (std::pow through double loses precision for large int64).
       if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b % 2) ? -1 : 1) : 0);
+      MultiplyFunctor<T> multiply;  // wraps on overflow, as NumPy's integer power does
       T result = 1, base = a;
       for (T e = b; e > 0; e >>= 1) {
-        if (e & 1) result *= base;
-        base *= base;
+        if (e & 1) result = multiply(result, base);
+        base = multiply(base, base);
       }
       return result;
     } else {
@@ -172,8 +223,12 @@ struct ScaleFunctor {
   MathType<T> scale, bias;
   bool bias_after_scale;
   PD_HOSTDEVICE T operator()(T x_in) const {
-    MathType<T> x = static_cast<MathType<T>>(x_in);
-    return static_cast<T>(bias_after_scale ? scale * x + bias : scale * (x + bias));
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    AddFunctor<MT> add;  // integers wrap (Note [Integer overflow])
+    MultiplyFunctor<MT> multiply;
+    return static_cast<T>(bias_after_scale ? add(multiply(scale, x), bias)
+                                           : multiply(scale, add(x, bias)));
   }
 };
 

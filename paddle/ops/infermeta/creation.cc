@@ -1,6 +1,7 @@
 #include "paddle/ops/infermeta/creation.h"
 
 #include <cmath>
+#include <limits>
 
 #include "paddle/common/errors.h"
 
@@ -68,6 +69,14 @@ void EyeInferMeta(int64_t num_rows, int64_t num_columns, DataType dtype, const P
 void RandomInferMeta(const std::vector<int64_t>& shape, DataType dtype, const Scalar& min,
                      const Scalar& max, int32_t seed, const Place& place, TensorMeta* out) {
   CheckFloating(dtype);
+  // A bound beyond the dtype's finite range would round to inf, and no draw could fall below it.
+  const double limit = dtype == DataType::FLOAT16    ? 65504.0
+                       : dtype == DataType::BFLOAT16 ? 3.3895313892515355e38
+                       : dtype == DataType::FLOAT32  ? 3.4028234663852886e38
+                                                     : std::numeric_limits<double>::max();
+  PD_CHECK(std::abs(min.to<double>()) <= limit && std::abs(max.to<double>()) <= limit,
+           errors::InvalidArgument("arguments 'min' (", min.ToString(), ") and 'max' (",
+                                   max.ToString(), ") must be finite in ", DataTypeName(dtype)));
   PD_CHECK(min.to<double>() <= max.to<double>(),
            errors::InvalidArgument("argument 'min' (", min.ToString(), ") must not exceed 'max' (",
                                    max.ToString(), ")"));

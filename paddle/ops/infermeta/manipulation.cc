@@ -11,6 +11,17 @@ namespace paddle {
 
 namespace {
 
+// An input whose values are added into x must have x's dtype: the kernel reads both as one type.
+void CheckSameDtype(const TensorMeta& x, const TensorMeta& other, const char* arg) {
+  PD_CHECK(other.dtype == x.dtype,
+           errors::InvalidType("argument '", arg, "' must have the dtype of 'x' (",
+                               DataTypeName(x.dtype), "), received ", DataTypeName(other.dtype)));
+}
+
+}  // namespace
+
+namespace {
+
 void CheckIndexDtype(const TensorMeta& index, const char* arg) {
   PD_CHECK(index.dtype == DataType::INT32 || index.dtype == DataType::INT64,
            errors::InvalidArgument("argument '", arg,
@@ -97,7 +108,7 @@ void ConcatInferMeta(const std::vector<TensorMeta>& x, int64_t axis, TensorMeta*
   PD_CHECK(!x.empty(), errors::InvalidArgument("argument 'x' must hold at least one tensor"));
   int rank = x[0].dims.size();
   PD_CHECK(rank > 0, errors::InvalidArgument("cannot concatenate 0-d tensors"));
-  int a = NormalizeAxis(axis, rank, "concat");
+  int a = AxisOfDim(axis, rank, "concat");
   DDim dims = x[0].dims;
   for (size_t i = 1; i < x.size(); ++i) {
     const DDim& d = x[i].dims;
@@ -121,7 +132,7 @@ void ConcatInferMeta(const std::vector<TensorMeta>& x, int64_t axis, TensorMeta*
 
 void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, int64_t axis,
                     std::vector<TensorMeta>* out) {
-  int a = NormalizeAxis(axis, x.dims.size(), "split");
+  int a = AxisOfDim(axis, x.dims.size(), "split");
   int64_t size = x.dims[a];
   std::vector<int64_t> parts;
   if (sections.size() == 1) {
@@ -280,7 +291,7 @@ void SliceInferMeta(const TensorMeta& x, const std::vector<int64_t>& axes,
                                    axes.size(), ", ", starts.size(), ", ", ends.size()));
   std::vector<int64_t> dims = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
-    int a = NormalizeAxis(axes[i], x.dims.size(), "slice", "axes");
+    int a = AxisOfDim(axes[i], x.dims.size(), "slice", "axes");
     dims[a] = SlicedLength(starts[i], ends[i], 1, x.dims[a]);
   }
   std::vector<int64_t> kept;
@@ -308,7 +319,7 @@ void StridedSliceInferMeta(const TensorMeta& x, const std::vector<int32_t>& axes
                               "the same length"));
   std::vector<int64_t> dims = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
-    int a = NormalizeAxis(axes[i], x.dims.size(), "strided_slice", "axes");
+    int a = AxisOfDim(axes[i], x.dims.size(), "strided_slice", "axes");
     dims[a] = SlicedLength(starts[i], ends[i], strides[i], x.dims[a]);
   }
   out->dims = DDim(dims);
@@ -325,7 +336,7 @@ void SetValueInferMeta(const TensorMeta& x, const TensorMeta& values,
                               "same length"));
   std::vector<int64_t> region = x.dims.ToVector();
   for (size_t i = 0; i < axes.size(); ++i) {
-    int a = NormalizeAxis(axes[i], x.dims.size(), "set_value", "axes");
+    int a = AxisOfDim(axes[i], x.dims.size(), "set_value", "axes");
     region[a] = SlicedLength(starts[i], ends[i], steps[i], x.dims[a]);
   }
   DDim target(region);
@@ -346,7 +357,7 @@ void GatherInferMeta(const TensorMeta& x, const TensorMeta& index, int64_t axis,
   PD_CHECK(index.dims.size() <= 1,
            errors::InvalidArgument("argument 'index' must be 0-d or 1-d, received shape ",
                                    index.dims.ToString()));
-  int a = NormalizeAxis(axis, x.dims.size(), "gather");
+  int a = AxisOfDim(axis, x.dims.size(), "gather");
   std::vector<int64_t> dims = x.dims.ToVector();
   if (index.dims.size() == 0) {
     dims.erase(dims.begin() + a);
@@ -363,7 +374,7 @@ void IndexSelectInferMeta(const TensorMeta& x, const TensorMeta& index, int32_t 
   PD_CHECK(index.dims.size() == 1,
            errors::InvalidArgument("argument 'index' must be 1-d, received shape ",
                                    index.dims.ToString()));
-  int a = NormalizeAxis(axis, x.dims.size(), "index_select");
+  int a = AxisOfDim(axis, x.dims.size(), "index_select");
   std::vector<int64_t> dims = x.dims.ToVector();
   dims[a] = index.dims[0];
   out->dims = DDim(dims);
@@ -372,6 +383,7 @@ void IndexSelectInferMeta(const TensorMeta& x, const TensorMeta& index, int32_t 
 
 void IndexAddInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& add_value,
                        int32_t axis, TensorMeta* out) {
+  CheckSameDtype(x, add_value, "add_value");
   TensorMeta selected;
   IndexSelectInferMeta(x, index, axis, &selected);
   PD_CHECK(
@@ -404,6 +416,7 @@ void GatherNdInferMeta(const TensorMeta& x, const TensorMeta& index, TensorMeta*
 
 void ScatterNdAddInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& updates,
                            TensorMeta* out) {
+  CheckSameDtype(x, updates, "updates");
   TensorMeta gathered;
   GatherNdInferMeta(x, index, &gathered);
   PD_CHECK(ShapesAgree(gathered.dims, updates.dims),

@@ -20,17 +20,30 @@ def check_tensor(x, api, arg="x"):
     return x
 
 
+def _int_tensor_values(value, api, arg):
+    """The elements of an integer tensor standing for ints."""
+    from ..base.framework import is_integer
+    if not is_integer(value.dtype):
+        raise TypeError(f"{api}(): argument '{arg}' must hold ints, got a {value.dtype.name.lower()} "
+                        f"tensor")
+    return [int(v) for v in np.asarray(value.numpy()).reshape(-1)]
+
+
 def as_int_list(value, api, arg):
     """An int, a list/tuple of ints or 0-d int tensors, or a 1-D int tensor, as a list of ints."""
     if value is None:
         return []
     if isinstance(value, Tensor):
-        return [int(v) for v in np.asarray(value.numpy()).reshape(-1)]
+        return _int_tensor_values(value, api, arg)
     if isinstance(value, (list, tuple)):
         out = []
         for v in value:
             if isinstance(v, Tensor):
-                out.append(int(v.numpy().reshape(-1)[0]))
+                values = _int_tensor_values(v, api, arg)
+                if len(values) != 1:
+                    raise TypeError(f"{api}(): argument '{arg}' must hold ints, got a tensor of "
+                                    f"shape {v.shape}")
+                out.append(values[0])
             elif isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool):
                 out.append(int(v))
             else:

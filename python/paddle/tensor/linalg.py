@@ -11,6 +11,8 @@ def mm(input, mat2, name=None):
 
 
 def bmm(x, y, name=None):
+    check_tensor(x, "bmm")
+    check_tensor(y, "bmm", "y")
     if len(x.shape) != 3 or len(y.shape) != 3:
         raise ValueError(f"bmm(): both inputs must be 3-D, received shapes {x.shape} and "
                          f"{y.shape}")

@@ -35,6 +35,8 @@ def logical_not(x, out=None, name=None):
 
 def equal_all(x, y, name=None):
     """A 0-d bool tensor: True when x and y have the same shape and elements."""
+    check_tensor(x, "equal_all")
+    check_tensor(y, "equal_all", "y")
     if list(x.shape) != list(y.shape):
         return _C_ops.full([], False, "bool", x.place)
     return _C_ops.cast(_C_ops.min(_C_ops.cast(equal(x, y), "int32"), [], False), "bool")

@@ -19,9 +19,20 @@ def reshape_(x, shape, name=None):
 
 
 def moveaxis(x, source, destination, name=None):
+    check_tensor(x, "moveaxis")
     src = as_int_list(source, "moveaxis", "source")
     dst = as_int_list(destination, "moveaxis", "destination")
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis(): 'source' and 'destination' must name as many axes, received "
+                         f"{src} and {dst}")
     rank = len(x.shape)
+    for arg, axes in (("source", src), ("destination", dst)):
+        for a in axes:
+            if not -rank <= a < rank:
+                raise IndexError(f"moveaxis(): argument '{arg}' holds axis {a}, out of range "
+                                 f"[{-rank}, {rank}) for a tensor of rank {rank}")
+        if len({a % rank for a in axes}) != len(axes):
+            raise ValueError(f"moveaxis(): argument '{arg}' repeats an axis: {axes}")
     src = [s % rank for s in src]
     dst = [d % rank for d in dst]
     order = [i for i in range(rank) if i not in src]

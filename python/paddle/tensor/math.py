@@ -108,7 +108,11 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     out = _C_ops.scale(x, as_scalar(scale, "scale", "scale"), as_scalar(bias, "scale", "bias"),
                        bias_after_scale)
     if act is not None:
-        out = getattr(_C_ops, act)(out)
+        activation = getattr(_C_ops, act, None) if isinstance(act, str) else None
+        if activation is None:
+            raise ValueError(f"scale(): argument 'act' must name an activation op such as 'relu', "
+                             f"received {act!r}")
+        out = activation(out)
     return out
 
 
