@@ -45,8 +45,11 @@ FILLS = ("random", "zeros", "ones", "nan", "inf", "neg_inf", "min", "max", "neg_
 
 
 # ------------------------------------------------------------------------------ specs
-def tensor(shape, dtype="float32", fill="random", view=None):
-    return {"tensor": {"shape": list(shape), "dtype": dtype, "fill": fill, "view": view}}
+def tensor(shape, dtype="float32", fill="random", view=None, place=None):
+    spec = {"shape": list(shape), "dtype": dtype, "fill": fill, "view": view}
+    if place is not None:
+        spec["place"] = place  # "gpu": the tensor is copied to the first GPU
+    return {"tensor": spec}
 
 
 def value(v):
@@ -107,7 +110,8 @@ def source(spec):
             stored = dict(t, shape=[1] + shape[1:])
             return (f"paddle.expand(paddle.to_tensor({_array_source(stored)}, "
                     f"dtype={t['dtype']!r}), {shape})")
-        return f"paddle.to_tensor({_array_source(t)}, dtype={t['dtype']!r})"
+        built = f"paddle.to_tensor({_array_source(t)}, dtype={t['dtype']!r})"
+        return built + ".cuda()" if t.get("place") == "gpu" else built
     if "tensors" in spec:
         return "[" + ", ".join(source(s) for s in spec["tensors"]) + "]"
     if "float" in spec:
@@ -228,9 +232,11 @@ def hostile_values(arg, dtype):
     return [value("gpu:9"), value(3), value(None)]
 
 
-def systematic_cases(op, api):
+def systematic_cases(op, api, gpu=False):
     """The op's baseline call with each argument replaced in turn by each of its hostile values,
-    the call with every tensor in each dtype, all tensors zero-size, and all tensors 0-D."""
+    the call with every tensor in each dtype, all tensors zero-size, and all tensors 0-D. With
+    `gpu` (a GPU is present), also each tensor input alone on the GPU: inputs on mismatched
+    places."""
     dtype = _base_dtype(op)
     base = baseline(op)
     cases = [{"api": api, "args": base}]
@@ -250,6 +256,11 @@ def systematic_cases(op, api):
         for i in tensor_positions:
             args[i] = tensor([2, 3], d)
         cases.append({"api": api, "args": args})
+    if gpu:
+        for i in tensor_positions:
+            args = list(base)
+            args[i] = tensor([2, 3], dtype, place="gpu")
+            cases.append({"api": api, "args": args})
     return cases
 
 
@@ -404,7 +415,7 @@ class Runner:
         self.worker.wait()
         code = self.worker.returncode
         self.stderr.seek(0)
-        stderr = self.stderr.read()[-4000:]
+        stderr = self.stderr.read()[-20000:]
         self.stderr.close()
         self.worker = None
         return code, stderr
@@ -432,7 +443,12 @@ class Runner:
         except subprocess.TimeoutExpired:
             pass
         code, stderr = self._stop()
-        return "crash", f"worker died (exit status {code}): {stderr.strip()[-2000:]}"
+        # A sanitizer's report names the defect in one line; it leads the detail.
+        report = [line.strip() for line in stderr.splitlines()
+                  if "runtime error:" in line or "ERROR: AddressSanitizer" in line
+                  or line.startswith("SUMMARY:")]
+        return "crash", (f"worker died (exit status {code}): " + " | ".join(report[:3]) +
+                         "\n" + stderr.strip()[-2000:])
 
     def close(self):
         self._stop()

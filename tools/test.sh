@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Sets up the machine, builds, installs, and runs every test: lint, GoogleTest (ctest) and the
-# Python suite. Any failure fails the script.
+# Sets up the machine, builds, installs, and runs every test: lint, GoogleTest (ctest), the Python
+# suite and a fuzzing budget. With --sanitize it then runs the sanitizer build and tests too
+# (tools/test_sanitized.sh). Any failure fails the script.
 set -euo pipefail
+SANITIZE=0
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) SANITIZE=1 ;;
+    *) echo "usage: $0 [--sanitize]" >&2; exit 2 ;;
+  esac
+done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PYTHON=${PYTHON:-python3}
 cd "$ROOT"
@@ -24,3 +32,7 @@ cd "$(mktemp -d)"
 # build/fuzz-failures.
 "$PYTHON" "$ROOT/tools/fuzz_ops.py" --seconds "${PADDLE_FUZZ_SECONDS:-60}" --seed 0 \
   --out "$ROOT/build/fuzz-failures"
+
+if ((SANITIZE)); then
+  "$ROOT/tools/test_sanitized.sh"
+fi

@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "paddle/imperative/autograd_meta.h"
@@ -97,7 +98,8 @@ py::array TensorToNumpy(const Tensor& t) {
   py::ssize_t stride = static_cast<py::ssize_t>(SizeOf(dense.dtype()));
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     strides[i] = stride;
-    stride *= shape[i];
+    // Only a zero-size array can have dims whose product overflows; its strides are never used.
+    if (__builtin_mul_overflow(stride, std::max<py::ssize_t>(shape[i], 1), &stride)) stride = 0;
   }
   py::array array(py::dtype(NumpyFormat(dense.dtype())), shape, strides);
   memory::Copy(CPUPlace(), array.mutable_data(), dense.place(), dense.raw_data(), dense.nbytes());

@@ -47,6 +47,7 @@ void DropoutKernel(const Context& ctx, const DenseTensor& x, const DenseTensor* 
   const T* in = x.data<T>();
   T* o = ctx.template Alloc<T>(out);
   uint8_t* m = ctx.template Alloc<uint8_t>(mask);
+  if (n == 0) return;  // the buffers are null then, which memset and memcpy may not be given
   if (is_test) {
     const MT keep = static_cast<MT>(static_cast<T>(1.0f - prob));
     funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {

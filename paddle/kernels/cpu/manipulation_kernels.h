@@ -410,7 +410,8 @@ Region MakeRegion(const DDim& x_dims, const std::vector<Axis>& axes,
     int a = AxisOfDim(axes[i], x_dims.size(), op, "axes");
     SliceBounds b = NormalizeSlice(starts[i], ends[i], steps ? (*steps)[i] : 1, x_dims[a]);
     region.dims[a] = b.length;
-    region.strides[a] = b.step * x_strides[a];
+    // With one element or none the stride is never used; a huge step would overflow it.
+    region.strides[a] = b.length > 1 ? b.step * x_strides[a] : 0;
     // An empty slice may have a start outside the dim; it is never read.
     if (b.length > 0) region.base += b.start * x_strides[a];
   }

@@ -21,6 +21,7 @@
 #include "paddle/common/reduce_axes.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/elementwise_functors.h"
 #include "paddle/kernels/funcs/math_type.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 namespace paddle {
@@ -39,7 +40,8 @@ template <typename AccT>
 struct SumOp {
   using Acc = AccT;
   static Acc Identity() { return Acc(0); }
-  static Acc Combine(Acc a, Acc b) { return a + b; }
+  // Integer sums wrap on overflow, as NumPy's (Note [Integer overflow]).
+  static Acc Combine(Acc a, Acc b) { return funcs::AddFunctor<Acc>()(a, b); }
   static Acc Finalize(Acc a, int64_t /*count*/) { return a; }
 };
 
@@ -53,7 +55,7 @@ template <typename AccT>
 struct ProdOp {
   using Acc = AccT;
   static Acc Identity() { return Acc(1); }
-  static Acc Combine(Acc a, Acc b) { return a * b; }
+  static Acc Combine(Acc a, Acc b) { return funcs::MultiplyFunctor<Acc>()(a, b); }
   static Acc Finalize(Acc a, int64_t /*count*/) { return a; }
 };
 

@@ -14,6 +14,7 @@
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
 #include "paddle/core/scalar.h"
+#include "paddle/kernels/funcs/elementwise_functors.h"
 #include "paddle/kernels/funcs/math_type.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 namespace paddle {
@@ -307,8 +308,7 @@ void CumsumKernel(const Context& ctx, const DenseTensor& x, const Scalar& axis, 
   DDim dims = flatten ? DDim(std::vector<int64_t>{x.numel()}) : x.dims();
   int a = flatten ? 0 : NormalizeAxis(axis.to<int64_t>(), dims.size(), "cumsum");
   T* o = ctx.template Alloc<T>(out);
-  ScanLines<T>(
-      x, dims, a, exclusive, reverse, MT<T>(0), [](MT<T> acc, MT<T> v) { return acc + v; }, o);
+  ScanLines<T>(x, dims, a, exclusive, reverse, MT<T>(0), funcs::AddFunctor<MT<T>>(), o);
 }
 
 template <typename T, typename Context>
@@ -316,8 +316,7 @@ void CumprodKernel(const Context& ctx, const DenseTensor& x, int32_t dim, bool e
                    bool reverse, DenseTensor* out) {
   int a = NormalizeAxis(dim, x.dims().size(), "cumprod", "dim");
   T* o = ctx.template Alloc<T>(out);
-  ScanLines<T>(
-      x, x.dims(), a, exclusive, reverse, MT<T>(1), [](MT<T> acc, MT<T> v) { return acc * v; }, o);
+  ScanLines<T>(x, x.dims(), a, exclusive, reverse, MT<T>(1), funcs::MultiplyFunctor<MT<T>>(), o);
 }
 
 // The gradient of cumprod, exact when x holds zeros. Along one line (forwards, inclusive),

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "paddle/common/float16.h"
+#include "paddle/kernels/funcs/elementwise_functors.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 
 namespace paddle::funcs {
@@ -41,25 +42,27 @@ void Gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha, 
           int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
   static_assert(std::is_arithmetic_v<T>, "the loop Gemm is for built-in arithmetic types");
   auto at = [&](int64_t i, int64_t p) { return trans_a ? a[p * lda + i] : a[i * lda + p]; };
+  AddFunctor<T> add;  // integers wrap on overflow (Note [Integer overflow])
+  MultiplyFunctor<T> multiply;
   int64_t work_per_row = n * k > 0 ? n * k : 1;
   ParallelFor(
       m,
       [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
           T* row = c + i * ldc;
-          for (int64_t j = 0; j < n; ++j) row[j] = beta == T(0) ? T(0) : beta * row[j];
+          for (int64_t j = 0; j < n; ++j) row[j] = beta == T(0) ? T(0) : multiply(beta, row[j]);
           if (trans_b) {
             for (int64_t j = 0; j < n; ++j) {
               const T* col = b + j * ldb;
               T dot = 0;
-              for (int64_t p = 0; p < k; ++p) dot += at(i, p) * col[p];
-              row[j] += alpha * dot;
+              for (int64_t p = 0; p < k; ++p) dot = add(dot, multiply(at(i, p), col[p]));
+              row[j] = add(row[j], multiply(alpha, dot));
             }
           } else {
             for (int64_t p = 0; p < k; ++p) {
-              T scale = alpha * at(i, p);
+              T scale = multiply(alpha, at(i, p));
               const T* brow = b + p * ldb;
-              for (int64_t j = 0; j < n; ++j) row[j] += scale * brow[j];
+              for (int64_t j = 0; j < n; ++j) row[j] = add(row[j], multiply(scale, brow[j]));
             }
           }
         }

@@ -56,7 +56,9 @@ void ReshapeInferMeta(const TensorMeta& x, const std::vector<int64_t>& shape, Te
     }
     PD_CHECK(dims[i] > 0, errors::InvalidArgument("argument 'shape' ", DDim(shape).ToString(),
                                                   " has an invalid entry ", dims[i]));
-    known *= dims[i];
+    PD_CHECK(!__builtin_mul_overflow(known, dims[i], &known),
+             errors::InvalidArgument("argument 'shape' ", DDim(shape).ToString(),
+                                     " has more elements than an int64 counts"));
   }
   // The element count of the input's known dims. Unknown dims that reach the output through a
   // 0 cancel out, so the sizes still check and the -1 entry is still inferred; any other

@@ -1,7 +1,8 @@
 """Hostile input never crashes: every op is called with arguments derived from its declaration
 (tools/hostile_cases.py: zero-size and 0-D tensors, every dtype, NaN, inf and the integer
-extremes, huge and negative sizes, axes and indices, tensors and Python objects where lists and
-numbers belong) in a worker process, so a crash or a hang fails the test naming the op and the
+extremes, huge and negative sizes, axes and indices, transposed and broadcast inputs, tensors
+and Python objects where lists and numbers belong, and inputs on mismatched places where a GPU
+exists) in a worker process, so a crash or a hang fails the test naming the op and the
 call instead of ending the test run. Each call must return or raise a typed error."""
 import json
 import os
@@ -9,6 +10,7 @@ import sys
 
 import pytest
 
+import paddle
 from paddle.utils import ops as ops_tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -16,6 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hostile_cases as hc  # noqa: E402
 
 OPS = [op for op in ops_tool.manifest() if hc.op_apis(op)]
+HAS_GPU = paddle.device.cuda.device_count() > 0
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +38,7 @@ def run(runner, api, *args, **kwargs):
 @pytest.mark.parametrize("op", OPS, ids=[op["name"] for op in OPS])
 def test_hostile_arguments_return_or_raise_a_typed_error(runner, op):
     failures = []
-    for case in hc.systematic_cases(op, hc.op_apis(op)[0]):
+    for case in hc.systematic_cases(op, hc.op_apis(op)[0], gpu=HAS_GPU):
         outcome, detail = runner.run(case)
         if hc.is_failure(outcome):
             failures.append(f"{outcome}: {hc.call_source(case)}\n    {detail[:500]}")
