@@ -32,9 +32,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" \
   ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)"
 
-# Requests above 4 GiB fail (MemoryError) instead of filling the machine: the fuzzing workers'
-# address-space limit cannot be used under ASan, which reserves terabytes of it.
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=4096"
+# Requests above 1 GiB fail (MemoryError) instead of filling the machine, and of taking longer
+# than a call's timeout to fill under ASan: the fuzzing workers' address-space limit cannot be
+# used under ASan, which reserves terabytes of it.
+export ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=1024"
 # A Python host is not built with ASan: its runtime must be the first library loaded, with the C++
 # runtime beside it, or ASan cannot intercept the throwing of C++ exceptions.
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)"

@@ -5,6 +5,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/common/slice_bounds.h"
 #include "paddle/kernels/funcs/broadcast.h"
+#include "paddle/memory/cpu_allocator.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
 
 namespace paddle {
@@ -142,6 +143,11 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
     PD_CHECK(n > 0 && (IsUnknown(size) || size % n == 0),
              errors::InvalidArgument("cannot split dimension ", a, " of size ", size, " into ", n,
                                      " equal parts"));
+    // An empty dimension splits into any number of empty parts; more than memory can describe
+    // is a MemoryError, not an allocation that ends the process.
+    PD_CHECK(static_cast<uint64_t>(n) <= memory::TotalHostMemory() / sizeof(TensorMeta),
+             errors::ResourceExhausted("split: ", n, " parts need more memory than the machine's ",
+                                       memory::TotalHostMemory(), " bytes"));
     parts.assign(n, IsUnknown(size) ? kUnknownDim : size / n);
   } else {
     PD_CHECK(!sections.empty(), errors::InvalidArgument("argument 'num_or_sections' is empty"));
@@ -156,7 +162,9 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
         PD_CHECK(sections[i] >= 0, errors::InvalidArgument("argument 'num_or_sections' has a "
                                                            "negative size ",
                                                            sections[i]));
-        known += sections[i];
+        PD_CHECK(!__builtin_add_overflow(known, sections[i], &known),
+                 errors::InvalidArgument("argument 'num_or_sections' sums to more than an int64 "
+                                         "holds"));
       }
     }
     parts = sections;
