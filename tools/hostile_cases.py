@@ -14,7 +14,9 @@ where a spec describes one argument:
     {"object": "dict"}                           a Python object no op takes
 
 so a case runs in a worker process (a crash or a hang is a result naming the op and the case, not
-a dead test runner) and can be written out as a standalone reproducer script.
+a dead test runner) and can be written out as a standalone reproducer script. A case may instead
+carry its whole call as `{"source": "<Python expression over paddle and np>"}`
+(tools/fuzz_model_files.py).
 
 A case passes when the call returns, or raises one of the typed errors the framework maps its
 error codes to (TypeError, ValueError, IndexError, KeyError, NotImplementedError, MemoryError,
@@ -123,6 +125,9 @@ def source(spec):
 
 
 def call_source(case):
+    """The Python expression a case evaluates: paddle.<api>(args), or its own `source`."""
+    if "source" in case:
+        return case["source"]
     args = [source(a) for a in case["args"]]
     args += [f"{k}={source(v)}" for k, v in case.get("kwargs", {}).items()]
     return f"paddle.{case['api']}({', '.join(args)})"

@@ -27,10 +27,12 @@ ctest --test-dir build/pip --output-on-failure -j "$(nproc)"
 cd "$(mktemp -d)"
 "$PYTHON" -m pytest -q -p no:cacheprovider "$ROOT/tests/python"
 
-# Hostile input: random op calls with a fixed seed and time budget (tools/fuzz_ops.py). A call that
-# crashes, hangs or raises an untyped error fails the run and leaves a reproducer script in
-# build/fuzz-failures.
+# Hostile input, with a fixed seed and time budget: random op calls (tools/fuzz_ops.py) and loads of
+# corrupted model files (tools/fuzz_model_files.py). A call that crashes, hangs or raises an
+# untyped error fails the run and leaves a reproducer script in build/fuzz-failures.
 "$PYTHON" "$ROOT/tools/fuzz_ops.py" --seconds "${PADDLE_FUZZ_SECONDS:-60}" --seed 0 \
+  --out "$ROOT/build/fuzz-failures"
+"$PYTHON" "$ROOT/tools/fuzz_model_files.py" --seconds "${PADDLE_FUZZ_SECONDS:-60}" --seed 0 \
   --out "$ROOT/build/fuzz-failures"
 
 if ((SANITIZE)); then

@@ -2,7 +2,7 @@
 # The sanitizer run (./tools/test.sh --sanitize): builds the core, the extension and the C++ tests
 # with AddressSanitizer and UndefinedBehaviorSanitizer in build/sanitize (ccache, no CUDA: nvcc
 # does not take the sanitizer flags), then runs ctest, the Python op tests (tests/python/ops: the
-# op harness and the hostile-input calls) and a fuzzing budget under them. Every report is fatal:
+# op harness and the hostile-input calls) and the fuzzing budgets (ops, model files) under them. Every report is fatal:
 # it fails the test it happens in, and so this script.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,5 +44,7 @@ export PYTHONPATH="$STAGE"
 cd "$(mktemp -d)"
 "$PYTHON" -m pytest -q -p no:cacheprovider "$ROOT/tests/python/ops"
 "$PYTHON" "$ROOT/tools/fuzz_ops.py" --seconds "${PADDLE_FUZZ_SECONDS:-60}" --seed 0 \
+  --out "$BUILD/fuzz-failures"
+"$PYTHON" "$ROOT/tools/fuzz_model_files.py" --seconds "${PADDLE_FUZZ_SECONDS:-60}" --seed 0 \
   --out "$BUILD/fuzz-failures"
 echo "sanitizer run: $(( $(date +%s) - start )) s"

@@ -4,6 +4,70 @@
 
 namespace paddle::framework {
 
+namespace {
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF). proto2 does not check its string fields, and Python can only take valid text.
+bool IsUtf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned char c = s[i];
+    size_t extra = 0;
+    uint32_t code = c;
+    if ((c & 0xE0) == 0xC0) {
+      extra = 1, code = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2, code = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3, code = c & 0x07;
+    } else if (c >= 0x80) {
+      return false;
+    }
+    if (n - i <= extra) return false;  // the sequence runs past the end
+    for (size_t k = 1; k <= extra; ++k) {
+      if ((s[i + k] & 0xC0) != 0x80) return false;
+      code = (code << 6) | (s[i + k] & 0x3F);
+    }
+    static constexpr uint32_t kMinimum[] = {0, 0x80, 0x800, 0x10000};
+    if (code < kMinimum[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+      return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+// Every string of the program that Python reads (names, op types, slots, string attributes) is
+// valid UTF-8; the error names the file and where the bad string is.
+void CheckStringsAreUtf8(const proto::ProgramDesc& desc, const std::string& source) {
+  auto check = [&](const std::string& text, int block, const char* what) {
+    PD_CHECK(IsUtf8(text), errors::InvalidArgument(source, ": block ", block, " has a ", what,
+                                                   " that is not valid UTF-8; the file is "
+                                                   "corrupt"));
+  };
+  for (int b = 0; b < desc.blocks_size(); ++b) {
+    for (const proto::VarDesc& var : desc.blocks(b).vars()) check(var.name(), b, "variable name");
+    for (const proto::OpDesc& op : desc.blocks(b).ops()) {
+      check(op.type(), b, "op type");
+      for (const auto* slots : {&op.inputs(), &op.outputs()}) {
+        for (const auto& slot : *slots) {
+          check(slot.parameter(), b, "slot name");
+          for (const std::string& argument : slot.arguments()) check(argument, b, "argument");
+        }
+      }
+      for (const auto& attr : op.attrs()) {
+        check(attr.name(), b, "attribute name");
+        check(attr.s(), b, "string attribute");
+        for (const std::string& text : attr.strings()) check(text, b, "string attribute");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ProgramDesc::ProgramDesc() { blocks_.push_back(std::make_unique<BlockDesc>(this, 0, -1)); }
 
 ProgramDesc::ProgramDesc(const ProgramDesc& other) : ProgramDesc(other.ToProto()) {}
@@ -25,6 +89,7 @@ std::unique_ptr<ProgramDesc> ProgramDesc::Parse(const std::string& bytes,
                                    "not a .pdmodel)"));
   PD_CHECK(desc.blocks_size() > 0,
            errors::InvalidArgument(source, ": the ProgramDesc has no blocks"));
+  CheckStringsAreUtf8(desc, source);
   for (int i = 0; i < desc.blocks_size(); ++i) {
     const proto::BlockDesc& block = desc.blocks(i);
     PD_CHECK(block.idx() == i, errors::InvalidArgument(source, ": block ", i, " has idx ",
