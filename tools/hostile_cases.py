@@ -370,12 +370,16 @@ class Runner:
     """Runs cases in a worker process, one at a time. A case that kills the worker or outlives
     `timeout` seconds is a failure of its own; the next case starts a fresh worker."""
 
-    def __init__(self, timeout=20.0, memory_limit=None, threads=1):
+    def __init__(self, timeout=20.0, memory_limit=None, threads=1, python_path=()):
+        """`python_path`: folders the worker also imports from (a `source` case's modules)."""
         self.timeout = timeout
         sanitized = "asan" in os.environ.get("LD_PRELOAD", "")
         # AddressSanitizer reserves terabytes of address space: no limit under it.
         self.memory_limit = 0 if sanitized else (memory_limit or 4 << 30)
         self.env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        if python_path:
+            self.env["PYTHONPATH"] = os.pathsep.join(
+                list(python_path) + [p for p in [os.environ.get("PYTHONPATH")] if p])
         self.worker = None
         self.stderr = None
         self.sent = 0  # cases the current worker has been given

@@ -14,17 +14,18 @@ bool Is16BitFloat(DataType dtype) {
 
 // mean, variance, scale and bias: 1-D with `channels` elements (unknown, -1, passes), in x's
 // dtype or, for a 16-bit x, float32.
-void CheckPerChannel(const TensorMeta* t, const char* name, const TensorMeta& x, int64_t channels) {
+void CheckPerChannel(const TensorMeta* t, const char* name, const TensorMeta& x, int64_t channels,
+                     const char* op = "batch_norm") {
   if (t == nullptr) return;
   PD_CHECK(t->dims.size() == 1 && (t->dims[0] == channels || t->dims[0] == -1 || channels == -1),
-           errors::InvalidArgument("batch_norm: argument '", name, "' must be 1-D with ", channels,
+           errors::InvalidArgument(op, ": argument '", name, "' must be 1-D with ", channels,
                                    " elements (the channels of 'x' of shape ", x.dims.ToString(),
                                    "), received shape ", t->dims.ToString()));
   bool dtype_ok = t->dtype == x.dtype || (Is16BitFloat(x.dtype) && t->dtype == DataType::FLOAT32);
-  PD_CHECK(dtype_ok, errors::InvalidArgument(
-                         "batch_norm: argument '", name, "' must have the dtype of 'x' (",
-                         DataTypeName(x.dtype), Is16BitFloat(x.dtype) ? " or float32" : "",
-                         "), received ", DataTypeName(t->dtype)));
+  PD_CHECK(dtype_ok,
+           errors::InvalidArgument(
+               op, ": argument '", name, "' must have the dtype of 'x' (", DataTypeName(x.dtype),
+               Is16BitFloat(x.dtype) ? " or float32" : "", "), received ", DataTypeName(t->dtype)));
 }
 
 }  // namespace
@@ -62,11 +63,19 @@ void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
                             bool use_global_stats, TensorMeta* x_grad, TensorMeta* scale_grad,
                             TensorMeta* bias_grad) {
   const int rank = x.dims.size();
+  PD_CHECK(rank >= 2 && rank <= 5,
+           errors::InvalidArgument("batch_norm_grad: argument 'x' must be 2-D to 5-D, received "
+                                   "shape ",
+                                   x.dims.ToString()));
   PD_CHECK(
       ShapesAgree(out_grad.dims, x.dims),
       errors::InvalidArgument("batch_norm_grad: argument 'out_grad' must have the shape ",
                               x.dims.ToString(), " of 'x', received ", out_grad.dims.ToString()));
   const int64_t channels = x.dims[ChannelAxis(data_format, rank, "batch_norm_grad")];
+  // The kernel reads one statistic (and scale) per channel: a program file could give fewer.
+  CheckPerChannel(scale, "scale", x, channels, "batch_norm_grad");
+  CheckPerChannel(&saved_mean, "saved_mean", x, channels, "batch_norm_grad");
+  CheckPerChannel(&saved_variance, "saved_variance", x, channels, "batch_norm_grad");
   *x_grad = x;
   scale_grad->dims = DDim({channels});
   scale_grad->dtype = scale ? scale->dtype : saved_mean.dtype;

@@ -1,5 +1,7 @@
 #include "paddle/ops/infermeta/search.h"
 
+#include <utility>
+
 #include "paddle/common/errors.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
 
@@ -86,7 +88,8 @@ void CumsumInferMeta(const TensorMeta& x, const Scalar& axis, bool flatten, bool
                      bool reverse, TensorMeta* out) {
   out->dtype = x.dtype;
   if (flatten) {
-    out->dims = DDim(std::vector<int64_t>{KnownNumel(x.dims)});
+    // A 0-D x stays 0-D, as with an axis (Paddle's 0-D semantics).
+    out->dims = x.dims.size() == 0 ? x.dims : DDim(std::vector<int64_t>{KnownNumel(x.dims)});
     return;
   }
   NormalizeAxis(axis.to<int64_t>(), x.dims.size(), "cumsum");
@@ -103,6 +106,15 @@ void CumprodInferMeta(const TensorMeta& x, int32_t dim, bool exclusive, bool rev
 void CumprodGradInferMeta(const TensorMeta& x, const TensorMeta& out, const TensorMeta& out_grad,
                           int32_t dim, bool exclusive, bool reverse, TensorMeta* x_grad) {
   NormalizeAxis(dim, x.dims.size(), "cumprod_grad", "dim");
+  // The kernel walks the three together: a program file could give them different shapes.
+  for (const auto& [name, t] :
+       {std::pair<const char*, const TensorMeta*>{"out", &out}, {"out_grad", &out_grad}}) {
+    PD_CHECK(ShapesAgree(t->dims, x.dims) && t->dtype == x.dtype,
+             errors::InvalidArgument("cumprod_grad: argument '", name, "' must have the shape ",
+                                     x.dims.ToString(), " and dtype ", DataTypeName(x.dtype),
+                                     " of 'x', received ", t->dims.ToString(), " ",
+                                     DataTypeName(t->dtype)));
+  }
   x_grad->dims = x.dims;
   x_grad->dtype = x.dtype;
 }

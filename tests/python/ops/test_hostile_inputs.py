@@ -14,8 +14,10 @@ import paddle
 from paddle.utils import ops as ops_tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+HELPERS = os.path.join(ROOT, "tests", "python")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hostile_cases as hc  # noqa: E402
+import hostile_semantics  # noqa: E402
 
 OPS = [op for op in ops_tool.manifest() if hc.op_apis(op)]
 HAS_GPU = paddle.device.cuda.device_count() > 0
@@ -23,7 +25,7 @@ HAS_GPU = paddle.device.cuda.device_count() > 0
 
 @pytest.fixture(scope="module")
 def runner():
-    r = hc.Runner(timeout=30)
+    r = hc.Runner(timeout=30, python_path=[HELPERS])
     yield r
     r.close()
 
@@ -44,6 +46,22 @@ def test_hostile_arguments_return_or_raise_a_typed_error(runner, op):
             failures.append(f"{outcome}: {hc.call_source(case)}\n    {detail[:500]}")
     assert not failures, f"{op['name']} ({op['yaml']}): {len(failures)} hostile calls failed:\n" + \
         "\n".join(failures[:10])
+
+
+SEMANTIC_ENTRIES = hostile_semantics.entries()
+
+
+@pytest.mark.parametrize("name", SEMANTIC_ENTRIES)
+def test_hostile_variants_of_the_samples_follow_numpy(runner, name):
+    """Zero-size and 0-D variants of the entry's first sample give the NumPy reference's result
+    or a typed error; NaN and inf variants return or raise a typed error (hostile_semantics.py)."""
+    failures = []
+    for index in range(hostile_semantics.count(name)):
+        case = {"source": f"__import__('hostile_semantics').check({name!r}, {index})"}
+        outcome, detail = runner.run(case)
+        if hc.is_failure(outcome):
+            failures.append(f"variant {index}: {outcome}: {detail[:800]}")
+    assert not failures, f"{name}:\n" + "\n".join(failures[:5])
 
 
 # ---------------------------------------------------------------- the crashes of the issue
