@@ -94,6 +94,9 @@ class OpInfo:
     # Why the first-order gradient does not depend on the inputs (a linear op): the only way
     # the second-order check may find no second derivative (it then checks it is zero).
     no_second_order_reason: Optional[str] = None
+    # Why the op's results on NaN or inf differ from its NumPy reference's, which the hostile
+    # variants (hostile_semantics.py) then do not compare.
+    nonfinite_reason: Optional[str] = None
     errors: Callable[[], List[ErrorSample]] = lambda: []
     atol: float = 1e-5
     rtol: float = 1e-5

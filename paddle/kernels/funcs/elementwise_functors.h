@@ -62,8 +62,9 @@ PD_WRAPPING_FUNCTOR(MultiplyFunctor, *)
     }                                                          \
   };
 
-PD_BINARY_FUNCTOR(MaximumFunctor, a > b ? a : b)
-PD_BINARY_FUNCTOR(MinimumFunctor, a < b ? a : b)
+// A NaN operand is the result, as in Paddle and NumPy (a != a only for NaN).
+PD_BINARY_FUNCTOR(MaximumFunctor, (a > b || a != a) ? a : b)
+PD_BINARY_FUNCTOR(MinimumFunctor, (a < b || a != a) ? a : b)
 #undef PD_BINARY_FUNCTOR
 
 // Integer division by zero is undefined behaviour in C++; the engines check for it before
@@ -196,7 +197,8 @@ PD_UNARY_FUNCTOR(SiluFunctor, x / (MT(1) + std::exp(-x)))
 PD_UNARY_FUNCTOR(ErfFunctor, std::erf(x))
 PD_UNARY_FUNCTOR(SquareFunctor, MultiplyFunctor<MT>()(x, x))  // integers wrap
 PD_UNARY_FUNCTOR(ReciprocalFunctor, MT(1) / x)
-PD_UNARY_FUNCTOR(SignFunctor, x > MT(0) ? MT(1) : (x < MT(0) ? MT(-1) : MT(0)))
+// sign(NaN) is NaN, as in NumPy.
+PD_UNARY_FUNCTOR(SignFunctor, x > MT(0) ? MT(1) : (x < MT(0) ? MT(-1) : (x == MT(0) ? MT(0) : x)))
 PD_UNARY_FUNCTOR(FloorFunctor, std::floor(x))
 PD_UNARY_FUNCTOR(CeilFunctor, std::ceil(x))
 // Halves round to even, as in PaddlePaddle 3 and NumPy (nearbyint in the default rounding mode).
