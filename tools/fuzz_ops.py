@@ -32,7 +32,7 @@ def fuzz(seed, deadline, ops, functions, out_dir, timeout):
                 case = hostile_cases.public_api_case(name, params, rng)
             else:
                 op = rng.choice(ops)
-                case = hostile_cases.random_case(op, hostile_cases.op_apis(op)[0], rng)
+                case = hostile_cases.random_case(op, hostile_cases.op_api(op), rng)
             outcome, detail = runner.run(case)
             calls += 1
             if hostile_cases.is_failure(outcome):
@@ -57,7 +57,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     manifest = hostile_cases.load_manifest()
-    ops = [op for op in manifest if hostile_cases.op_apis(op)]
+    ops = [op for op in manifest if hostile_cases.op_api(op)]
     functions = hostile_cases.public_functions()
     deadline = time.monotonic() + args.seconds
     start = time.monotonic()

@@ -26,7 +26,6 @@ anything else.
 """
 import json
 import os
-import random
 import select
 import subprocess
 import sys
@@ -475,9 +474,9 @@ def load_manifest():
     return json.loads(out.stdout)
 
 
-def op_apis(op):
-    """The names a case may call the op by: paddle._C_ops.<op> when Python sees it."""
-    return [f"_C_ops.{op['name']}"] if op["python_visible"] else []
+def op_api(op):
+    """The name a case calls the op by, paddle._C_ops.<op>, or None when Python cannot see it."""
+    return f"_C_ops.{op['name']}" if op["python_visible"] else None
 
 
 def public_functions():
@@ -503,9 +502,3 @@ print(json.dumps(out))
     skip = {"set_device", "seed", "set_flags", "enable_static", "disable_static", "save", "load",
             "set_default_dtype", "set_grad_enabled", "is_compiled_with_cuda"}
     return [(n, p) for n, p in json.loads(out.stdout) if n.rsplit(".", 1)[-1] not in skip]
-
-
-def shuffled(items, seed):
-    items = list(items)
-    random.Random(seed).shuffle(items)
-    return items

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hostile_cases as hc  # noqa: E402
 import hostile_semantics  # noqa: E402
 
-OPS = [op for op in ops_tool.manifest() if hc.op_apis(op)]
+OPS = [op for op in ops_tool.manifest() if hc.op_api(op)]
 HAS_GPU = paddle.device.cuda.device_count() > 0
 
 
@@ -40,7 +40,7 @@ def run(runner, api, *args, **kwargs):
 @pytest.mark.parametrize("op", OPS, ids=[op["name"] for op in OPS])
 def test_hostile_arguments_return_or_raise_a_typed_error(runner, op):
     failures = []
-    for case in hc.systematic_cases(op, hc.op_apis(op)[0], gpu=HAS_GPU):
+    for case in hc.systematic_cases(op, hc.op_api(op), gpu=HAS_GPU):
         outcome, detail = runner.run(case)
         if hc.is_failure(outcome):
             failures.append(f"{outcome}: {hc.call_source(case)}\n    {detail[:500]}")
