@@ -1608,3 +1608,7 @@ PIXEL_SHUFFLE_OPS = [
 ]
 
 OP_DB += PIXEL_SHUFFLE_OPS
+
+from op_db_conv import CONV_OPS  # noqa: E402
+
+OP_DB += CONV_OPS

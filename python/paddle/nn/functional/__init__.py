@@ -4,6 +4,8 @@ the modules here hold the hand-written ones."""
 from ...base import generated_api as _generated_api
 from .activation import leaky_relu, log_softmax, softmax
 from .common import dropout, linear
+from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
+                   conv3d_transpose)
 from .input import embedding
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
@@ -11,6 +13,8 @@ from .norm import batch_norm, layer_norm, normalize
 __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
            "mse_loss", "nll_loss", "softmax"]
 __all__ += ["embedding"]
+__all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
+            "conv3d_transpose"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)

@@ -1,0 +1,106 @@
+#include "paddle/kernels/funcs/onednn_context.h"
+
+#include <list>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+#include "paddle/common/place.h"
+#include "paddle/memory/malloc.h"
+
+namespace paddle::funcs::onednn {
+
+namespace {
+
+class PrimitiveCache {
+ public:
+  std::shared_ptr<void> Get(const std::string& key,
+                            const std::function<std::shared_ptr<void>()>& create) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = index_.find(key);
+      if (it != index_.end()) {
+        entries_.splice(entries_.begin(), entries_, it->second);
+        return it->second->second;
+      }
+    }
+    // Built outside the lock: JIT compilation is slow, and two threads building the same entry
+    // at once only waste a little work.
+    std::shared_ptr<void> made = create();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = index_.find(key);
+    if (it != index_.end()) return it->second->second;
+    entries_.emplace_front(key, made);
+    index_[key] = entries_.begin();
+    if (entries_.size() > kPrimitiveCacheCapacity) {
+      index_.erase(entries_.back().first);
+      entries_.pop_back();
+    }
+    return made;
+  }
+
+ private:
+  using Entry = std::pair<std::string, std::shared_ptr<void>>;
+  std::mutex mutex_;
+  std::list<Entry> entries_;
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+};
+
+PrimitiveCache& Cache() {
+  static PrimitiveCache* cache = new PrimitiveCache();  // never destroyed: used at exit
+  return *cache;
+}
+
+dnnl::memory InScratch(const dnnl::memory::desc& desc, memory::AllocationPtr* scratch) {
+  *scratch = memory::AllocUnique(CPUPlace(), desc.get_size());
+  return dnnl::memory(desc, CpuEngine(), (*scratch)->ptr());
+}
+
+void RunReorder(const dnnl::memory& from, const dnnl::memory& to) {
+  // Reorders are keyed by both layouts; the descs' blobs identify them exactly.
+  const dnnl::memory::desc a = from.get_desc();
+  const dnnl::memory::desc b = to.get_desc();
+  std::string key = "reorder:";
+  key.append(reinterpret_cast<const char*>(&a.data), sizeof(a.data));
+  key.append(reinterpret_cast<const char*>(&b.data), sizeof(b.data));
+  auto reorder = Cached<dnnl::reorder>(key, [&] {
+    return std::make_shared<dnnl::reorder>(dnnl::reorder::primitive_desc(from, to));
+  });
+  reorder->execute(ThreadStream(), const_cast<dnnl::memory&>(from), const_cast<dnnl::memory&>(to));
+}
+
+}  // namespace
+
+const dnnl::engine& CpuEngine() {
+  static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+dnnl::stream& ThreadStream() {
+  thread_local dnnl::stream stream(CpuEngine());
+  return stream;
+}
+
+std::shared_ptr<void> CachedOrCreate(const std::string& key,
+                                     const std::function<std::shared_ptr<void>()>& create) {
+  return Cache().Get(key, create);
+}
+
+dnnl::memory Reordered(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                       memory::AllocationPtr* scratch) {
+  if (user.get_desc() == desc) return user;
+  dnnl::memory converted = InScratch(desc, scratch);
+  RunReorder(user, converted);
+  return converted;
+}
+
+dnnl::memory OutputIn(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                      memory::AllocationPtr* scratch) {
+  return user.get_desc() == desc ? user : InScratch(desc, scratch);
+}
+
+void CopyBack(const dnnl::memory& produced, const dnnl::memory& user) {
+  if (produced.get_data_handle() != user.get_data_handle()) RunReorder(produced, user);
+}
+
+}  // namespace paddle::funcs::onednn

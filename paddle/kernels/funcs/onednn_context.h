@@ -1,0 +1,49 @@
+// What every oneDNN-backed kernel shares: the CPU engine, a stream per thread, and the cache of
+// primitives. Creating a primitive JIT-compiles its code (about a millisecond), so each is built
+// once per distinct shape and attribute set and looked up by a key on later calls.
+//
+// oneDNN (Debian's build) threads with OpenMP, the process's one intra-op pool that OpenBLAS and
+// ParallelFor use too, so the libraries never oversubscribe the cores.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <dnnl.hpp>
+
+#include "paddle/memory/allocator.h"
+
+namespace paddle::funcs::onednn {
+
+const dnnl::engine& CpuEngine();
+
+// The calling thread's stream on CpuEngine().
+dnnl::stream& ThreadStream();
+
+// The cached object for `key`, made by `create` on the first request. Thread-safe; the cache
+// keeps the most recently used entries (FLAGS-free: a bounded LRU of kPrimitiveCacheCapacity).
+std::shared_ptr<void> CachedOrCreate(const std::string& key,
+                                     const std::function<std::shared_ptr<void>()>& create);
+
+template <typename Entry, typename Create>
+std::shared_ptr<Entry> Cached(const std::string& key, Create&& create) {
+  return std::static_pointer_cast<Entry>(
+      CachedOrCreate(key, [&]() -> std::shared_ptr<void> { return create(); }));
+}
+
+inline constexpr size_t kPrimitiveCacheCapacity = 1024;
+
+// oneDNN memory in `desc` over the buffer `data` when the layouts agree, else over scratch
+// storage that `reorder` (built on first use) fills from `data`. `scratch` keeps that storage
+// alive as long as the returned memory is used.
+dnnl::memory Reordered(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                       memory::AllocationPtr* scratch);
+
+// Memory in `desc` to be written by a primitive and then copied into `user` by CopyBack: the
+// user's buffer itself when the layouts agree.
+dnnl::memory OutputIn(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                      memory::AllocationPtr* scratch);
+void CopyBack(const dnnl::memory& produced, const dnnl::memory& user);
+
+}  // namespace paddle::funcs::onednn
