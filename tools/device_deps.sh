@@ -38,6 +38,9 @@ unpack() {
   ln -sf "$lib/openblas-openmp/libblas.so.3" "$lib/libblas.so.3"
   ln -sf "$lib/openblas-openmp/libopenblas.so.0" "$lib/libopenblas.so.0"
   ln -sf "$lib/libopenblas.so.0" "$lib/libopenblas.so"
+  # Gloo's and glog's CMake packages name their library and find modules by absolute path.
+  sed -i "s#/usr/lib/libgloo#$PREFIX/usr/lib/libgloo#g" "$PREFIX"/usr/share/cmake/Gloo/*.cmake
+  sed -i "s#\"/usr/share/glog#\"$PREFIX/usr/share/glog#g" "$lib"/cmake/glog/glog-modules.cmake
   export CMAKE_PREFIX_PATH="$PREFIX/usr:$PREFIX/usr/lib/x86_64-linux-gnu/cmake:$PREFIX/usr/share/cmake"
   export LD_LIBRARY_PATH="$lib:$PREFIX/usr/lib:${LD_LIBRARY_PATH:-}"
   export CPATH="$PREFIX/usr/include:$PREFIX/usr/include/eigen3:$PREFIX/usr/include/x86_64-linux-gnu:${CPATH:-}"
