@@ -1608,3 +1608,4 @@ PIXEL_SHUFFLE_OPS = [
 ]
 
 OP_DB += PIXEL_SHUFFLE_OPS
+from op_db_layout import LAYOUT_OPS; OP_DB += LAYOUT_OPS  # noqa: E402,E702

@@ -5,12 +5,14 @@ from ...base import generated_api as _generated_api
 from .activation import leaky_relu, log_softmax, softmax
 from .common import dropout, linear
 from .input import embedding
+from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
 
 __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
            "mse_loss", "nll_loss", "softmax"]
 __all__ += ["embedding"]
+__all__ += ["fold", "pad", "unfold", "zeropad2d"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)
