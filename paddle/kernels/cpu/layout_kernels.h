@@ -1,9 +1,9 @@
 // CPU kernels of the layout ops: pad and pad3d (with pad3d's gradient), flip, roll, tile and
 // expand_as, pixel_unshuffle and channel_shuffle, unfold and fold.
 //
-// Each kernel walks its output in rows of the innermost dimension (or of the innermost
-// dimension that stays contiguous), works out where a row reads from once, and copies it with
-// memcpy/fill where it is contiguous; rows are shared out by ParallelFor.
+// Each kernel walks its output in rows (the innermost dimension, or W * C for a channel-last
+// pad3d), works out once per row where the row reads from, and copies it with memcpy/fill where
+// it is contiguous; ParallelFor shares the rows out among the threads.
 #pragma once
 
 #include <algorithm>
@@ -64,9 +64,12 @@ void PadKernel(const Context& ctx, const DenseTensor& x, const std::vector<int32
   const DDim& od = out->dims();
   const DDim& xd = x.dims();
   const int rank = xd.size();
-  if (rank == 0 || x.numel() == 0) {
-    if (rank == 0) o[0] = x.data<T>()[0];
-    if (rank > 0) std::fill(o, o + numel, value);
+  if (rank == 0) {
+    o[0] = x.data<T>()[0];
+    return;
+  }
+  if (x.numel() == 0) {  // all padding
+    std::fill(o, o + numel, value);
     return;
   }
   const T* in = x.data<T>();
@@ -146,7 +149,7 @@ std::vector<int64_t> PadSourceIndices(int64_t out_size, int64_t size, int64_t be
 struct Pad3dPlan {
   int64_t outer, inner;
   int64_t in[3], out[3];  // D, H, W
-  int64_t front, top, left;
+  int64_t left;           // the W padding in front
   std::vector<int64_t> map[3];
 };
 
@@ -158,10 +161,8 @@ Pad3dPlan MakePad3dPlan(const DDim& x_dims, const DDim& out_dims,
   const int first = ncdhw ? 2 : 1;
   plan.outer = ncdhw ? x_dims[0] * x_dims[1] : x_dims[0];
   plan.inner = ncdhw ? 1 : x_dims[4];
-  plan.front = paddings[4];
-  plan.top = paddings[2];
   plan.left = paddings[0];
-  const int64_t before[3] = {plan.front, plan.top, plan.left};
+  const int64_t before[3] = {paddings[4], paddings[2], paddings[0]};
   const PadMode pad_mode = PadModeOf(mode);
   for (int s = 0; s < 3; ++s) {
     plan.in[s] = x_dims[first + s];
