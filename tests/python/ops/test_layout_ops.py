@@ -173,6 +173,19 @@ def test_tensor_methods():
     assert x.unflatten(1, [3, 1]).shape == [2, 3, 1]
 
 
+def test_sizes_given_as_tensors_in_dygraph():
+    xv = np.arange(6.0).reshape(2, 3)
+    x = paddle.to_tensor(xv)
+    np.testing.assert_array_equal(paddle.tile(x, paddle.to_tensor([2, 1])).numpy(),
+                                  np.tile(xv, (2, 1)))
+    np.testing.assert_array_equal(paddle.tile(x, [paddle.to_tensor(1), 2]).numpy(),
+                                  np.tile(xv, (1, 2)))
+    np.testing.assert_array_equal(paddle.roll(x, paddle.to_tensor([1]), 1).numpy(),
+                                  np.roll(xv, 1, 1))
+    np.testing.assert_array_equal(paddle.flip(x, paddle.to_tensor([0, 1])).numpy(),
+                                  np.flip(xv, (0, 1)))
+
+
 def test_tile_and_expand_as_write_one_op_each():
     assert [op.type for op in _ops_of(lambda x: paddle.tile(x, [2, 1]), [-1, 3])] == ["tile"]
     ops = _ops_of(paddle.expand_as, [1, 3], [-1, 3])
