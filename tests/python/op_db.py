@@ -1609,6 +1609,8 @@ PIXEL_SHUFFLE_OPS = [
 
 OP_DB += PIXEL_SHUFFLE_OPS
 
+# The entries of the later op families, one module each.
 from op_db_conv import CONV_OPS  # noqa: E402
+from op_db_layout import LAYOUT_OPS  # noqa: E402
 
-OP_DB += CONV_OPS
+OP_DB += CONV_OPS + LAYOUT_OPS

@@ -6,6 +6,8 @@ from .layer.common import Dropout, Flatten, Identity, Linear
 from .layer.conv import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,  # noqa: F401
                          Conv3DTranspose)
 from .layer.embedding import Embedding
+from .layer.layout import (ChannelShuffle, Fold, Pad1D, Pad2D, Pad3D, PixelShuffle,
+                           PixelUnshuffle, Unflatten, Unfold, ZeroPad1D, ZeroPad2D, ZeroPad3D)
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
 from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
@@ -19,4 +21,6 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
 __all__ += ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose"]
+__all__ += ["ChannelShuffle", "Fold", "Pad1D", "Pad2D", "Pad3D", "PixelShuffle", "PixelUnshuffle",
+            "Unflatten", "Unfold", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]

@@ -1,15 +1,18 @@
-"""Shape manipulation written by hand (reshape, transpose, squeeze, ... are generated from the op
-declarations): concat/stack/split/slice/gather/index_add normalise their arguments as Paddle
-does in Python (tensor lists, a count or sections, axis None, a different argument order), and
-reshape_, chunk, unstack, expand_as, broadcast_to, tile and moveaxis compose other ops."""
+"""Shape manipulation written by hand (reshape, transpose, squeeze, flip, ... are generated from
+the op declarations): concat/stack/split/slice/gather/index_add/tile/expand_as/roll normalise
+their arguments as Paddle does in Python (tensor lists, a count or sections, axis None, a
+different argument order), and reshape_, chunk, unstack, broadcast_to, moveaxis, rot90 and
+unflatten compose other ops."""
+import math
 import numbers
 
 from .. import _C_ops
-from ..base.generated_api import expand, flatten, reshape, squeeze, transpose, unsqueeze
-from ._helpers import Tensor, as_int_list, check_tensor
+from ..base.generated_api import expand, flip, reshape, squeeze, transpose
+from ._helpers import Tensor, as_int, as_int_list, check_tensor
 
 __all__ = ["reshape_", "concat", "split", "chunk", "stack", "unstack", "unbind", "expand_as",
-           "broadcast_to", "slice", "gather", "index_add", "tile", "moveaxis"]
+           "broadcast_to", "slice", "gather", "index_add", "tile", "moveaxis", "roll", "rot90",
+           "unflatten"]
 
 
 def reshape_(x, shape, name=None):
@@ -98,39 +101,85 @@ def broadcast_to(x, shape, name=None):
 
 
 def expand_as(x, y, name=None):
-    return expand(x, check_tensor(y, "expand_as", "y").shape)
+    # Paddle's programs record y's shape as target_shape and pass y along for its unknown dims.
+    check_tensor(y, "expand_as", "y")
+    return _C_ops.expand_as(check_tensor(x, "expand_as"), y, [int(d) for d in y.shape])
 
 
 def tile(x, repeat_times, name=None):
-    check_tensor(x, "tile")
-    repeats = as_int_list(repeat_times, "tile", "repeat_times")
-    shape = list(x.shape)
-    rank = max(len(shape), len(repeats))
-    shape = [1] * (rank - len(shape)) + shape
-    repeats = [1] * (rank - len(repeats)) + repeats
-    if any(d < 0 for d in shape):
-        return _tile_unknown_dims(x, repeats, rank)
-    # Interleave a broadcast axis before each dim, expand it, and merge the pairs.
-    interleaved = []
-    for d in shape:
-        interleaved += [1, d]
-    expanded = []
-    for r, d in zip(repeats, shape):
-        expanded += [r, d]
-    out = expand(reshape(x, interleaved), expanded)
-    return reshape(out, [r * d for r, d in zip(repeats, shape)])
+    return _C_ops.tile(check_tensor(x, "tile"), as_int_list(repeat_times, "tile", "repeat_times"))
 
 
-def _tile_unknown_dims(x, repeats, rank):
-    """tile for a static program's x with unknown dims: the same broadcast axes, inserted by
-    unsqueeze and merged by flatten, which keep unknown dims unknown."""
-    if len(x.shape) < rank:
-        x = unsqueeze(x, list(range(rank - len(x.shape))))
-    out = unsqueeze(x, [2 * i for i in range(rank)])
-    out = expand(out, [size for r in repeats for size in (r, -1)])
-    for i in range(rank):
-        out = flatten(out, i, i + 1)
-    return out
+def roll(x, shifts, axis=None, name=None):
+    """Without `axis` the tensor rolls as one flat sequence (one shift)."""
+    check_tensor(x, "roll")
+    axes = [] if axis is None else as_int_list(axis, "roll", "axis")
+    return _C_ops.roll(x, as_int_list(shifts, "roll", "shifts"), axes)
+
+
+def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006  (Paddle's default)
+    """Rotates by k * 90 degrees in the plane of `axes`, from the first axis towards the second:
+    flips and a transpose, as Paddle composes it."""
+    check_tensor(x, "rot90")
+    axes = as_int_list(axes, "rot90", "axes")
+    rank = len(x.shape)
+    if len(axes) != 2:
+        raise ValueError(f"rot90(): argument 'axes' must name 2 axes, received {axes}")
+    if rank < 2:
+        raise ValueError(f"rot90(): 'x' must have at least 2 dimensions, received shape {x.shape}")
+    for a in axes:
+        if not -rank <= a < rank:
+            raise IndexError(f"rot90(): argument 'axes' holds axis {a}, out of range [{-rank}, "
+                             f"{rank}) for a tensor of rank {rank}")
+    first, second = axes[0] % rank, axes[1] % rank
+    if first == second:
+        raise ValueError(f"rot90(): argument 'axes' must name two different axes, received {axes}")
+    k = as_int(k, "rot90", "k") % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return flip(x, [first, second])
+    perm = list(range(rank))
+    perm[first], perm[second] = second, first
+    if k == 1:
+        return transpose(flip(x, [second]), perm)
+    return flip(transpose(x, perm), [second])
+
+
+def unflatten(x, axis, shape, name=None):
+    """Splits dimension `axis` into `shape` (which may hold one -1), a reshape."""
+    check_tensor(x, "unflatten")
+    rank = len(x.shape)
+    axis = as_int(axis, "unflatten", "axis")
+    if not -rank <= axis < rank:
+        raise IndexError(f"unflatten(): argument 'axis' ({axis}) is out of range [{-rank}, {rank}) "
+                         f"for a tensor of rank {rank}")
+    axis %= rank
+    if not isinstance(shape, (list, tuple, Tensor)):
+        raise TypeError(f"unflatten(): argument 'shape' must be a list, tuple or Tensor, not "
+                        f"{type(shape).__name__}")
+    shape = as_int_list(shape, "unflatten", "shape")
+    if not shape:
+        raise ValueError("unflatten(): argument 'shape' cannot be empty")
+    if shape.count(-1) > 1 or any(d < -1 for d in shape):
+        raise ValueError(f"unflatten(): argument 'shape' must hold sizes and at most one -1, "
+                         f"received {shape}")
+    size = x.shape[axis]
+    known = math.prod(d for d in shape if d != -1)
+    fits = (known != 0 and size % known == 0) if -1 in shape else known == size
+    if size >= 0 and not fits:
+        raise ValueError(f"unflatten(): argument 'shape' {shape} does not split dimension {axis} "
+                         f"of size {size}")
+    if size >= 0 and -1 in shape:
+        shape = [size // known if d == -1 else d for d in shape]
+    # The leading dims are kept with 0 (reshape copies them, known or not); the trailing ones
+    # are spelt out, unknown ones as -1 where shape leaves room for it.
+    trailing = [int(d) for d in x.shape[axis + 1:]]
+    if sum(1 for d in trailing if d < 0) + shape.count(-1) > 1:
+        raise NotImplementedError(
+            f"unflatten(): a static program's x of shape {x.shape} has too many unknown "
+            f"dimensions to reshape to {shape} at axis {axis}")
+    return reshape(x, [0] * axis + shape + [d if d >= 0 else -1 for d in trailing])
 
 
 def slice(input, axes, starts, ends):

@@ -175,3 +175,13 @@ def test_small_cnn_learns():
         opt.clear_grad()
     accuracy = (model(x).numpy().argmax(1) == labels[:, 0]).mean()
     assert accuracy == 1.0
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_padding_mode_pads_before_convolving(mode):
+    conv = paddle.nn.Conv2D(2, 3, 3, padding=[1, 2], padding_mode=mode)
+    x = tensor(np.random.rand(1, 2, 5, 6))
+    padded = np.pad(x.numpy(), [(0, 0), (0, 0), (1, 1), (2, 2)],
+                    mode={"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode])
+    reference = np_conv(padded, conv.weight.numpy()) + conv.bias.numpy()[:, None, None]
+    np.testing.assert_allclose(conv(x).numpy(), reference, rtol=1e-5, atol=1e-5)

@@ -7,6 +7,7 @@ from .common import dropout, linear
 from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                    conv3d_transpose)
 from .input import embedding
+from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
 
@@ -15,6 +16,7 @@ __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_s
 __all__ += ["embedding"]
 __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
             "conv3d_transpose"]
+__all__ += ["fold", "pad", "unfold", "zeropad2d"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)

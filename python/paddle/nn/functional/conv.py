@@ -5,7 +5,7 @@ convolutions over a unit height; and the bias added along the channel dim."""
 import numbers
 
 from ... import _C_ops
-from ...tensor import manipulation as _manipulation
+from ...base import generated_api as _api
 from ...tensor import math as _math
 from ...tensor._helpers import as_int_list, check_tensor
 
@@ -98,7 +98,7 @@ def _add_bias(out, bias, channel_last, api):
     if channel_last:
         return _math.add(out, bias)
     shape = [1, -1] + [1] * (len(out.shape) - 2)
-    return _math.add(out, _manipulation.reshape(bias, shape))
+    return _math.add(out, _api.reshape(bias, shape))
 
 
 def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, dims, api):
@@ -141,7 +141,7 @@ def _as_2d(x, weight, channel_last, api):
     if len(weight.shape) != 3:
         raise ValueError(f"{api}(): 'weight' must be 3-D, received shape {weight.shape}")
     axis = -3 if channel_last else -2
-    return _manipulation.unsqueeze(x, [axis]), _manipulation.unsqueeze(weight, [-2]), axis
+    return _api.unsqueeze(x, [axis]), _api.unsqueeze(weight, [-2]), axis
 
 
 def _padding_1d(padding, channel_last, api):
@@ -162,7 +162,7 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     dilations = [1] + _int_list(dilation, 1, api, "dilation")
     out = _C_ops.conv2d(x2, w2, strides, paddings, algorithm, dilations, groups,
                         "NHWC" if channel_last else "NCHW")
-    return _add_bias(_manipulation.squeeze(out, [axis]), bias, channel_last, api)
+    return _add_bias(_api.squeeze(out, [axis]), bias, channel_last, api)
 
 
 def _transpose_sizes(output_size, output_padding, dims, api):
@@ -229,4 +229,4 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     sizes = [1] + sizes if sizes else []
     out = _C_ops.conv2d_transpose(x2, w2, strides, paddings, extra, sizes, algorithm, groups,
                                   dilations, "NHWC" if channel_last else "NCHW")
-    return _add_bias(_manipulation.squeeze(out, [axis]), bias, channel_last, api)
+    return _add_bias(_api.squeeze(out, [axis]), bias, channel_last, api)
