@@ -1,0 +1,131 @@
+// The convolution routines: the oneDNN path (float) against the im2col path on the same
+// geometries, forward, backward-data and backward-filter, over strides, dilations, asymmetric
+// padding, groups, both data formats, 1 to 3 spatial dims, transposed geometries with an
+// enlarged output, and zero-size batches; and the geometry's errors.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/conv_compute.h"
+#include "paddle/kernels/funcs/conv_geometry.h"
+
+namespace paddle::funcs {
+
+namespace {
+
+struct Case {
+  std::vector<int64_t> input;  // as laid out
+  std::vector<int64_t> filter;
+  std::vector<int> strides, paddings, dilations;
+  int groups;
+  std::string data_format;
+  bool transposed = false;
+  std::vector<int> output_size = {};
+};
+
+std::vector<float> Random(int64_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+int64_t Numel(const DDim& d) { return d.numel(); }
+
+void ExpectNear(const std::vector<float>& a, const std::vector<float>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::abs(b[i]))) << what << " at " << i;
+  }
+}
+
+ConvGeometry Geometry(const Case& c) {
+  const int rank = static_cast<int>(c.input.size()) - 2;
+  const std::string algorithm = "EXPLICIT";
+  ConvAttrs attrs{c.strides, c.paddings, algorithm, c.dilations, c.groups, c.data_format};
+  if (c.transposed) {
+    return TransposedConvolutionGeometry("test", DDim(c.input), DDim(c.filter), rank, attrs, {},
+                                         c.output_size);
+  }
+  return ConvolutionGeometry("test", DDim(c.input), DDim(c.filter), rank, attrs);
+}
+
+class ConvPathsTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ConvPathsTest, OneDnnMatchesIm2col) {
+  const ConvGeometry g = Geometry(GetParam());
+  const int64_t x_size = Numel(g.InputDims()), y_size = Numel(g.OutputDims());
+  const int64_t w_size = Numel(g.FilterDims());
+  std::vector<float> x = Random(x_size, 1), w = Random(w_size, 2), dy = Random(y_size, 3);
+
+  std::vector<float> y(y_size), y_ref(y_size);
+  ConvForward<float>(g, x.data(), w.data(), y.data());
+  Im2colConvForward<float>(g, x.data(), w.data(), y_ref.data());
+  ExpectNear(y, y_ref, "forward");
+
+  std::vector<float> dx(x_size, 7.0f), dx_ref(x_size);
+  ConvBackwardData<float>(g, dy.data(), w.data(), dx.data());
+  Im2colConvBackwardData<float>(g, dy.data(), w.data(), dx_ref.data());
+  ExpectNear(dx, dx_ref, "backward data");
+
+  std::vector<float> dw(w_size, 7.0f), dw_ref(w_size);
+  ConvBackwardFilter<float>(g, x.data(), dy.data(), dw.data());
+  Im2colConvBackwardFilter<float>(g, x.data(), dy.data(), dw_ref.data());
+  ExpectNear(dw, dw_ref, "backward filter");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Geometries, ConvPathsTest,
+    ::testing::Values(
+        Case{{2, 8, 9, 7}, {16, 8, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, "NCHW"},
+        Case{{2, 8, 9, 7}, {6, 4, 3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 2}, 2, "NCHW"},
+        Case{{2, 9, 7, 8}, {16, 8, 3, 3}, {2, 2}, {0, 1, 1, 0}, {1, 1}, 1, "NHWC"},
+        Case{{1, 16, 6, 6}, {16, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 16, "NCHW"},
+        Case{{2, 32, 5, 5}, {24, 32, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, "NCHW"},
+        Case{{2, 4, 11}, {6, 2, 3}, {2}, {1}, {2}, 2, "NCL"},
+        Case{{1, 4, 5, 6, 7}, {8, 4, 2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {1, 1, 2}, 1, "NCDHW"},
+        Case{{1, 5, 6, 7, 4}, {6, 2, 2, 2, 2}, {2, 1, 1}, {0, 1, 1}, {1, 1, 1}, 2, "NDHWC"},
+        Case{{0, 4, 5, 5}, {4, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, "NCHW"},
+        // Transposed: x [N, C_x, ...], filter [C_x, C_out / groups, k...].
+        Case{{2, 8, 4, 5}, {8, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 1, "NCHW", true},
+        Case{{1, 6, 3, 3}, {6, 2, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 3, "NCHW", true, {6, 6}},
+        Case{{1, 3, 4, 6}, {6, 3, 2, 2}, {2, 1}, {0, 0}, {1, 2}, 1, "NHWC", true}));
+
+TEST(ConvGeometryTest, TransposedOutputSizeMustBeReachable) {
+  const std::vector<int> strides{2, 2}, paddings{1, 1}, dilations{1, 1};
+  const std::string algorithm = "EXPLICIT", format = "NCHW";
+  ConvAttrs attrs{strides, paddings, algorithm, dilations, 1, format};
+  // The natural size is (3 - 1) * 2 - 2 + 3 = 5; 6 is reachable, 7 is not.
+  ConvGeometry g = TransposedConvolutionGeometry("conv2d_transpose", DDim({1, 2, 3, 3}),
+                                                 DDim({2, 4, 3, 3}), 2, attrs, {}, {6, 6});
+  EXPECT_EQ(g.InputDims(), DDim({1, 4, 6, 6}));
+  try {
+    TransposedConvolutionGeometry("conv2d_transpose", DDim({1, 2, 3, 3}), DDim({2, 4, 3, 3}), 2,
+                                  attrs, {}, {7, 7});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("conv2d_transpose: 'output_size' [7, 7] is impossible"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ConvGeometryTest, SamePaddingIgnoresDilationAndSplitsTheRemainder) {
+  const std::vector<int> strides{2, 1}, paddings{0, 0}, dilations{3, 3};
+  const std::string algorithm = "SAME", format = "NCHW";
+  ConvAttrs attrs{strides, paddings, algorithm, dilations, 1, format};
+  ConvGeometry g = ConvolutionGeometry("conv2d", DDim({1, 1, 5, 4}), DDim({1, 1, 4, 3}), 2, attrs);
+  // H: out 3, total pad (3 - 1) * 2 + 4 - 5 = 3 -> 1 before, 2 after; W: out 4, total 2.
+  EXPECT_EQ(g.pad_before, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(g.pad_after, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(g.dilations, (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(g.OutputDims(), DDim({1, 1, 3, 4}));
+}
+
+}  // namespace
+
+}  // namespace paddle::funcs
