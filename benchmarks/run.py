@@ -5,7 +5,7 @@ and PyTorch where they are available, then prints a table and writes JSON.
 
 PaddlePaddle is imported as `paddle` too, so it runs in its own interpreter: set
 PADDLE_REFERENCE_PYTHON to a Python that has paddlepaddle installed (e.g. a venv's bin/python).
-PyTorch is used when the current interpreter can import it.
+PyTorch runs in TORCH_PYTHON when that is set, else in this interpreter if it can import torch.
 """
 import argparse
 import datetime
@@ -19,6 +19,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Lower is better for latencies, higher for throughput.
 HIGHER_IS_BETTER = {"matmul_1024_gflops"}
+MEMORY_WORKLOAD = "resnet18_step_peak_mb"
+# The 2-core fp32 peak of reference/build-probe.md.
+PEAK_GFLOPS = 203.0
 # A bound is a number or the name of another of our workloads. The executor target is "at most
 # 1 us per op beyond the kernels"; the workload times the kernels too, so meeting 1 us meets it.
 TARGETS = {"add_1elem_us": ("<=", 5.0), "matmul_1024_gflops": (">=", 150.0),
@@ -39,6 +42,31 @@ def run_workloads(python, framework, name_filter, keep_pythonpath=True):
     return json.loads(out.stdout)
 
 
+def run_all(python, framework, name_filter, keep_pythonpath=True):
+    """The timed workloads, then the memory workload in a process of its own."""
+    results = run_workloads(python, framework, name_filter, keep_pythonpath)
+    if not name_filter or name_filter in MEMORY_WORKLOAD:
+        memory = run_workloads(python, framework, MEMORY_WORKLOAD, keep_pythonpath)
+        memory.pop("version")
+        results.update(memory)
+    return results
+
+
+def peak_fractions(results):
+    """Each vision workload's speed as a fraction of the 2-core fp32 peak."""
+    sys.path.insert(0, HERE)
+    import vision_models
+    from workloads import VISION
+    lines = []
+    for name, (kind, batch, size, training) in VISION.items():
+        gflop = vision_models.flops(kind, batch, size) * (3 if training else 1) / 1e9
+        cells = [f"{k} {gflop / (r[name] / 1e3) / PEAK_GFLOPS:.0%}" for k, r in results.items()
+                 if r.get(name)]
+        if cells:
+            lines.append(f"  {name} ({gflop:.1f} GFLOP): " + ", ".join(cells))
+    return lines
+
+
 def ratio(name, ours, other):
     if other is None or ours is None:
         return None
@@ -52,13 +80,16 @@ def main():
     parser.add_argument("--filter")
     args = parser.parse_args()
 
-    results = {"ours": run_workloads(sys.executable, "paddle", args.filter)}
+    results = {"ours": run_all(sys.executable, "paddle", args.filter)}
     reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
     if reference:
-        results["paddlepaddle"] = run_workloads(reference, "paddle", args.filter,
-                                                keep_pythonpath=False)
-    if importlib.util.find_spec("torch") is not None:
-        results["torch"] = run_workloads(sys.executable, "torch", args.filter)
+        results["paddlepaddle"] = run_all(reference, "paddle", args.filter,
+                                          keep_pythonpath=False)
+    torch_python = os.environ.get("TORCH_PYTHON")
+    if torch_python:
+        results["torch"] = run_all(torch_python, "torch", args.filter, keep_pythonpath=False)
+    elif importlib.util.find_spec("torch") is not None:
+        results["torch"] = run_all(sys.executable, "torch", args.filter)
 
     versions = {k: v.pop("version") for k, v in results.items()}
     print("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
@@ -86,6 +117,11 @@ def main():
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for r in rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+
+    fractions = peak_fractions(results)
+    if fractions:
+        print(f"\nfraction of the 2-core fp32 peak ({PEAK_GFLOPS:.0f} GFLOP/s):")
+        print("\n".join(fractions))
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     record = {"date": datetime.datetime.now().isoformat(timespec="seconds"),

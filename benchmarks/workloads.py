@@ -136,6 +136,109 @@ def torch_workloads():
     }
 
 
+# The CNN workloads of the vision op set (benchmarks/vision_models.py): name -> (model, batch,
+# image size, training). Training steps use Adam and cross-entropy; inference runs in eval mode
+# without gradients.
+VISION = {
+    "lenet_train_step_ms": ("lenet", 64, 28, True),
+    "resnet18_train_step_ms": ("resnet18", 16, 112, True),
+    "resnet50_infer_ms": ("resnet50", 1, 224, False),
+}
+VISION_ITERATIONS = {"lenet": 30, "resnet18": 3, "resnet50": 5}
+
+
+def _wanted(names, name_filter):
+    return [n for n in names if not name_filter or name_filter in n]
+
+
+def paddle_vision_workloads(name_filter=None):
+    import paddle
+    import vision_models
+    paddle.seed(0)
+    layers = vision_models.PaddleLayers()
+    workloads = {}
+    for name in _wanted(VISION, name_filter):
+        kind, batch, size, training = VISION[name]
+        channels = 1 if kind == "lenet" else 3
+        classes = 10 if kind == "lenet" else 1000
+        model = (vision_models.lenet(layers) if kind == "lenet"
+                 else vision_models.resnet(layers, int(kind[6:])))
+        x = paddle.to_tensor(np.random.rand(batch, channels, size, size).astype(np.float32))
+        y = paddle.to_tensor(np.random.randint(0, classes, (batch, 1)).astype(np.int64))
+        if training:
+            opt = paddle.optimizer.Adam(learning_rate=1e-3, parameters=model.parameters())
+
+            def step(model=model, opt=opt, x=x, y=y):
+                loss = paddle.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                opt.clear_grad()
+        else:
+            model.eval()
+
+            def step(model=model, x=x):
+                with paddle.no_grad():
+                    model(x).numpy()
+        workloads[name] = (step, VISION_ITERATIONS[kind], 1e3)
+    return workloads
+
+
+def torch_vision_workloads(name_filter=None):
+    import torch
+    import vision_models
+    torch.manual_seed(0)
+    layers = vision_models.TorchLayers()
+    workloads = {}
+    for name in _wanted(VISION, name_filter):
+        kind, batch, size, training = VISION[name]
+        channels = 1 if kind == "lenet" else 3
+        classes = 10 if kind == "lenet" else 1000
+        model = (vision_models.lenet(layers) if kind == "lenet"
+                 else vision_models.resnet(layers, int(kind[6:])))
+        x = torch.rand(batch, channels, size, size)
+        y = torch.randint(0, classes, (batch,))
+        if training:
+            opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+
+            def step(model=model, opt=opt, x=x, y=y):
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+        else:
+            model.eval()
+
+            def step(model=model, x=x):
+                with torch.no_grad():
+                    model(x)
+        workloads[name] = (step, VISION_ITERATIONS[kind], 1e3)
+    return workloads
+
+
+MEMORY_WORKLOAD = "resnet18_step_peak_mb"
+
+
+def resnet18_step_peak_mb(framework):
+    """Peak memory of ResNet-18 training steps: the CPU allocator's high-water mark where the
+    framework keeps one (this framework), else the growth of the process's peak RSS."""
+    import resource
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    build = paddle_vision_workloads if framework == "paddle" else torch_vision_workloads
+    step = build("resnet18_train_step_ms")["resnet18_train_step_ms"][0]
+    allocator = None
+    if framework == "paddle":
+        import paddle
+        libpaddle = paddle.base.libpaddle
+        if hasattr(libpaddle, "_max_memory_allocated"):
+            allocator = libpaddle
+            libpaddle._reset_max_memory_allocated(paddle.CPUPlace())
+    for _ in range(2):
+        step()
+    if allocator is not None:
+        return allocator._max_memory_allocated(paddle.CPUPlace()) / 2 ** 20
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024
+
+
 def measure(workloads, name_filter=None):
     results = {}
     for name, (fn, iterations, scale) in workloads.items():
@@ -152,11 +255,17 @@ def main():
     parser.add_argument("--framework", choices=["paddle", "torch"], default="paddle")
     parser.add_argument("--filter")
     args = parser.parse_args()
-    if args.framework == "paddle":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if args.filter == MEMORY_WORKLOAD:  # alone in its process: it reads the process's peak RSS
+        results = {MEMORY_WORKLOAD: resnet18_step_peak_mb(args.framework)}
+    elif args.framework == "paddle":
         results = measure(paddle_workloads(), args.filter)
-        results.update(measure(paddle_static_workloads(), args.filter))
+        results.update(measure(paddle_vision_workloads(args.filter), args.filter))
     else:
         results = measure(torch_workloads(), args.filter)
+        results.update(measure(torch_vision_workloads(args.filter), args.filter))
+    if args.framework == "paddle":
+        results.update(measure(paddle_static_workloads(), args.filter))
     module = __import__(args.framework)
     results["version"] = f"{module.__version__} ({os.path.dirname(module.__file__)})"
     json.dump(results, sys.stdout)
