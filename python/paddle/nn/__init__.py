@@ -8,6 +8,8 @@ from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
 from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
+from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
+                         LocalResponseNorm, SpectralNorm, SyncBatchNorm)
 from .param_attr import ParamAttr  # noqa: F401
 from .parameter import EagerParamBase  # noqa: F401
 
@@ -17,3 +19,5 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
+__all__ += ["GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
+            "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]
