@@ -1,5 +1,7 @@
 """Harness entries (op_db.py) of group_norm, instance_norm, lrn, spectral_norm and
-sync_batch_norm, their gradient kernels and their functional APIs, with NumPy references."""
+sync_batch_norm, their gradient kernels and their functional APIs, with NumPy references. No entry
+checks a second order: each op's gradient is a kernel without a gradient of its own
+(paddle/ops/backward/norm_grad.cc says why)."""
 import numpy as np
 
 import paddle

@@ -398,8 +398,8 @@ std::vector<double> ChannelSums(const GroupNormView& v, const std::vector<double
   return sums;
 }
 
-// Per (sample, group): the sum of the group's channels' entries of `sums`, divided by `count`
-// (an empty group gives 0).
+// Per (sample, group): the sum of the group's channels' entries of `sums`, divided by the
+// group's element count (an empty group gives 0).
 inline std::vector<double> GroupMeans(const GroupNormView& v, const std::vector<double>& sums) {
   std::vector<double> means(v.batch * v.groups, 0.0);
   for (int64_t nc = 0; nc < v.batch * v.channels; ++nc) means[v.GroupOf(nc)] += sums[nc];
