@@ -1,7 +1,7 @@
-// CUDA batch_norm and its fused gradient: same signatures, names, dtypes and results as
-// cpu/norm_kernels.h. One block per channel (grid-stride over channels)
-// reduces the channel in double with a shared-memory tree, then normalizes it (or writes its
-// gradient) in a second pass over the same elements.
+// CUDA batch_norm (and sync_batch_norm) and its fused gradient: same signatures, names, dtypes
+// and results as cpu/norm_kernels.h. One block per channel (grid-stride over channels) reduces
+// the channel in double with a shared-memory tree, then normalizes it (or writes its gradient) in
+// a second pass over the same elements.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "paddle/kernels/funcs/batch_norm_view.h"
 #include "paddle/kernels/gpu/gpu_check.h"
 #include "paddle/kernels/gpu/gpu_context.h"
+#include "paddle/kernels/impl/sync_batch_norm_kernel_impl.h"
 namespace paddle {
 
 namespace {

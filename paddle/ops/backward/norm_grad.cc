@@ -1,7 +1,10 @@
 // Backward rules of the normalization ops. layer_norm's is written with forward ops over the
-// normalized axes, so higher-order gradients come free; batch_norm's is one fused kernel, two
-// passes over x: composed from forward ops it would allocate and traverse about ten x-sized
-// intermediates.
+// normalized axes, so higher-order gradients come free; those of batch_norm, group_norm and
+// instance_norm are each one fused kernel, a few passes over x: composed from forward ops they
+// would allocate and traverse about ten x-sized intermediates. lrn's gradient sums over each
+// channel's window and spectral_norm's repeats the power iteration, which forward ops would also
+// spell out at length; so theirs are kernels too. Gradients of those kernels are not defined, so
+// these ops have first-order gradients only.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -10,11 +13,15 @@
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/batch_norm_grad.h"
 #include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/group_norm_grad.h"
+#include "paddle/ops/generated/api/instance_norm_grad.h"
+#include "paddle/ops/generated/api/lrn_grad.h"
 #include "paddle/ops/generated/api/mean.h"
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/reshape.h"
 #include "paddle/ops/generated/api/rsqrt.h"
 #include "paddle/ops/generated/api/scale.h"
+#include "paddle/ops/generated/api/spectral_norm_grad.h"
 #include "paddle/ops/generated/api/subtract.h"
 #include "paddle/ops/generated/api/sum.h"
 #include "paddle/ops/generated/grad_rules/norm.h"
@@ -41,6 +48,49 @@ void batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& saved_m
   if (x_grad) *x_grad = dx;
   if (scale_grad) *scale_grad = dscale;
   if (bias_grad) *bias_grad = dbias;
+}
+
+void sync_batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& saved_mean,
+                          const Tensor& saved_variance, const Tensor& out_grad,
+                          const std::string& data_format, bool is_test, bool use_global_stats,
+                          bool trainable_statistics, Tensor* x_grad, Tensor* scale_grad,
+                          Tensor* bias_grad) {
+  batch_norm_grad(x, scale, saved_mean, saved_variance, out_grad, data_format, is_test,
+                  use_global_stats, trainable_statistics, x_grad, scale_grad, bias_grad);
+}
+
+void group_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& mean,
+                     const Tensor& variance, const Tensor& y_grad, float epsilon, int groups,
+                     const std::string& data_format, Tensor* x_grad, Tensor* scale_grad,
+                     Tensor* bias_grad) {
+  auto [dx, dscale, dbias] =
+      ops::group_norm_grad(x, scale, mean, variance, y_grad, epsilon, groups, data_format);
+  if (x_grad) *x_grad = dx;
+  if (scale_grad) *scale_grad = dscale;
+  if (bias_grad) *bias_grad = dbias;
+}
+
+void instance_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& saved_mean,
+                        const Tensor& saved_variance, const Tensor& y_grad, float epsilon,
+                        Tensor* x_grad, Tensor* scale_grad, Tensor* bias_grad) {
+  auto [dx, dscale, dbias] =
+      ops::instance_norm_grad(x, scale, saved_mean, saved_variance, y_grad, epsilon);
+  if (x_grad) *x_grad = dx;
+  if (scale_grad) *scale_grad = dscale;
+  if (bias_grad) *bias_grad = dbias;
+}
+
+void lrn_grad(const Tensor& x, const Tensor& out, const Tensor& mid_out, const Tensor& out_grad,
+              int n, float alpha, float beta, const std::string& data_format, Tensor* x_grad) {
+  if (x_grad) *x_grad = ops::lrn_grad(x, out, mid_out, out_grad, n, alpha, beta, data_format);
+}
+
+void spectral_norm_grad(const Tensor& weight, const Tensor& u, const Tensor& v,
+                        const Tensor& out_grad, int dim, int power_iters, float eps,
+                        Tensor* weight_grad) {
+  if (weight_grad) {
+    *weight_grad = ops::spectral_norm_grad(weight, u, v, out_grad, dim, power_iters, eps);
+  }
 }
 
 // With xhat = (x - mean) * rstd, rstd = 1 / sqrt(variance + epsilon), g = out_grad * scale over

@@ -12,6 +12,8 @@ from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
 from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
+from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
+                         LocalResponseNorm, SpectralNorm, SyncBatchNorm)
 from .param_attr import ParamAttr  # noqa: F401
 from .parameter import EagerParamBase  # noqa: F401
 
@@ -24,3 +26,5 @@ __all__ += ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", 
 __all__ += ["ChannelShuffle", "Fold", "Pad1D", "Pad2D", "Pad3D", "PixelShuffle", "PixelUnshuffle",
             "Unflatten", "Unfold", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
+__all__ += ["GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
+            "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]

@@ -10,6 +10,7 @@ from .input import embedding
 from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
+from .norm import group_norm, instance_norm, local_response_norm
 
 __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
            "mse_loss", "nll_loss", "softmax"]
@@ -18,6 +19,7 @@ __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d"
             "conv3d_transpose"]
 __all__ += ["fold", "pad", "unfold", "zeropad2d"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
+__all__ += ["group_norm", "instance_norm", "local_response_norm"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)
                   for name in _generated_api.EXPORTS["paddle.nn.functional"]})
