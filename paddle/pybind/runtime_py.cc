@@ -1,10 +1,12 @@
-// Process-wide settings: flags, the random seed, the default place, devices and memory stats.
+// Process-wide settings: flags, the random seed, the default place, devices, memory stats and
+// what the CPU libraries report.
 #include <pybind11/stl.h>
 
 #include "paddle/common/flags.h"
 #include "paddle/core/device_context.h"
 #include "paddle/core/generator.h"
 #include "paddle/imperative/eager_dispatch.h"
+#include "paddle/kernels/funcs/onednn_info.h"
 #include "paddle/memory/malloc.h"
 #include "paddle/pybind/bind.h"
 
@@ -38,6 +40,14 @@ void BindRuntime(py::module_& m) {
         [](py::object place) { return memory::StatPeak(PlaceFromPy(place)); });
   m.def("_reset_max_memory_allocated",
         [](py::object place) { memory::ResetPeak(PlaceFromPy(place)); });
+  m.def("_onednn_info", []() {
+    funcs::onednn::LibraryInfo info = funcs::onednn::Info();
+    py::dict d;
+    d["version"] = info.version;
+    d["isa"] = info.isa;
+    d["threads"] = info.threads;
+    return d;
+  });
   m.def("_release_memory", [](py::object place) { return memory::Release(PlaceFromPy(place)); });
 }
 

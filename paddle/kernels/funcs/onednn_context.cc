@@ -1,11 +1,14 @@
 #include "paddle/kernels/funcs/onednn_context.h"
 
+#include <omp.h>
+
 #include <list>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
 
 #include "paddle/common/place.h"
+#include "paddle/kernels/funcs/onednn_info.h"
 #include "paddle/memory/malloc.h"
 
 namespace paddle::funcs::onednn {
@@ -97,6 +100,43 @@ dnnl::memory Reordered(const dnnl::memory& user, const dnnl::memory::desc& desc,
 dnnl::memory OutputIn(const dnnl::memory& user, const dnnl::memory::desc& desc,
                       memory::AllocationPtr* scratch) {
   return user.get_desc() == desc ? user : InScratch(desc, scratch);
+}
+
+LibraryInfo Info() {
+  const dnnl_version_t* v = dnnl_version();
+  std::string isa;
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::sse41:
+      isa = "sse41";
+      break;
+    case dnnl::cpu_isa::avx:
+      isa = "avx";
+      break;
+    case dnnl::cpu_isa::avx2:
+      isa = "avx2";
+      break;
+    case dnnl::cpu_isa::avx2_vnni:
+      isa = "avx2_vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core:
+      isa = "avx512_core";
+      break;
+    case dnnl::cpu_isa::avx512_core_vnni:
+      isa = "avx512_core_vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core_bf16:
+      isa = "avx512_core_bf16";
+      break;
+    case dnnl::cpu_isa::avx512_core_amx:
+      isa = "avx512_core_amx";
+      break;
+    default:
+      isa = "other";
+      break;
+  }
+  return {
+      std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch),
+      isa, omp_get_max_threads()};
 }
 
 void CopyBack(const dnnl::memory& produced, const dnnl::memory& user) {

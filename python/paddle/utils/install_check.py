@@ -41,11 +41,38 @@ def _train_one_step(device):
         paddle.set_device(previous)
 
 
+# The CPU features that decide which kernels oneDNN and OpenBLAS pick.
+_CPU_FEATURES = ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_tile")
+
+
+def cpu_report():
+    """One line on the CPU: its model, the features the kernels use, and the instruction set
+    oneDNN's JIT kernels run on with the size of the thread pool."""
+    from ..base import libpaddle
+    model, flags = "unknown CPU", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model == "unknown CPU":
+                    model = value.strip()
+                elif key.strip() == "flags" and not flags:
+                    flags = set(value.split())
+    except OSError:
+        pass
+    features = " ".join(f for f in _CPU_FEATURES if f in flags) or "none of " + "/".join(
+        _CPU_FEATURES)
+    info = libpaddle._onednn_info()
+    return (f"CPU: {model}; features: {features}; oneDNN {info['version']} on "
+            f"{info['isa']} with {info['threads']} threads")
+
+
 def run_check():
     """Checks that the installation works: prints what it verified and raises RuntimeError
     naming the device and the cause if something is wrong."""
     import paddle
     print("Running verify PaddlePaddle program ... ")
+    print(cpu_report())
     gpu_count = paddle.device.cuda.device_count() if paddle.is_compiled_with_cuda() else 0
     devices = ["cpu"] + [f"gpu:{i}" for i in range(gpu_count)]
     for device in devices:

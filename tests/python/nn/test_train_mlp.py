@@ -107,5 +107,14 @@ def test_run_check(capsys):
     assert out.startswith("Running verify PaddlePaddle program ...")
     assert "PaddlePaddle works well on 1 CPU." in out
     assert "PaddlePaddle is installed successfully!" in out
+    cpu_line = next(line for line in out.splitlines() if line.startswith("CPU: "))
+    assert "oneDNN 2." in cpu_line and "threads" in cpu_line
+    with open("/proc/cpuinfo") as f:
+        flags = next(line for line in f if line.startswith("flags")).split()
+    # The ISA oneDNN reports follows the CPU's features.
+    if "avx512f" in flags:
+        assert " on avx512_core" in cpu_line and "avx512f" in cpu_line
+    elif "avx2" in flags:
+        assert " on avx2" in cpu_line
     gpus = paddle.device.cuda.device_count()
     assert ("sees 0 GPUs" in out) if gpus == 0 else (f"works well on {gpus} GPU" in out)
