@@ -201,20 +201,24 @@ void BatchNormKernel(const Context& ctx, const DenseTensor& x, const DenseTensor
         new_var[c] = static_cast<T>(keep * running_var[c] + (1.0 - keep) * var);
       }
     }
-    // y = (x - mu) * istd * scale + bias = x * gain + (bias - mu * gain).
-    std::vector<double> gain(n);
-    std::vector<double> shift(n);
+    // y = (x - mu) * istd * scale + bias = x * gain + (bias - mu * gain). The per-channel
+    // constants come from the double statistics; the elementwise pass runs in T's math type,
+    // which vectorizes twice as wide as double for float.
+    using MT = MathType<T>;
+    std::vector<MT> gain(n);
+    std::vector<MT> shift(n);
     for (int64_t c = channel_begin; c < channel_end; ++c) {
       const int64_t k = c - channel_begin;
       batch_mean[c] = static_cast<T>(mu[k]);
       inv_std[c] = static_cast<T>(istd[k]);
-      gain[k] = istd[k] * (s ? static_cast<double>(s[c]) : 1.0);
-      shift[k] = (b ? static_cast<double>(b[c]) : 0.0) - mu[k] * gain[k];
+      const double g = istd[k] * (s ? static_cast<double>(s[c]) : 1.0);
+      gain[k] = static_cast<MT>(g);
+      shift[k] = static_cast<MT>((b ? static_cast<double>(b[c]) : 0.0) - mu[k] * g);
     }
     ForRuns(v, channel_begin, channel_end, [&](int64_t c, int64_t begin, int64_t end) {
-      const double g = gain[c - channel_begin];
-      const double h = shift[c - channel_begin];
-      for (int64_t i = begin; i < end; ++i) y[i] = static_cast<T>(in[i] * g + h);
+      const MT g = gain[c - channel_begin];
+      const MT h = shift[c - channel_begin];
+      for (int64_t i = begin; i < end; ++i) y[i] = static_cast<T>(static_cast<MT>(in[i]) * g + h);
     });
   });
 }
@@ -262,20 +266,26 @@ void BatchNormGradKernel(const Context& ctx, const DenseTensor& x, const DenseTe
       db[c] = static_cast<T>(sum_dy[c - channel_begin]);
       ds[c] = static_cast<T>(sum_dy_xhat[c - channel_begin]);
     }
+    // The elementwise pass in T's math type, as in the forward:
+    // dx = gain * dy - gain * mean_dy - (x - m) * (gain * istd * mean_dy_xhat).
+    using MT = MathType<T>;
     ForRuns(v, channel_begin, channel_end, [&](int64_t c, int64_t begin, int64_t end) {
       const int64_t k = c - channel_begin;
       const double istd = inv_std[c];
       const double gain = istd * (s ? static_cast<double>(s[c]) : 1.0);
+      const MT g = static_cast<MT>(gain);
       if (use_global_stats) {
-        for (int64_t i = begin; i < end; ++i) dx[i] = static_cast<T>(dy[i] * gain);
+        for (int64_t i = begin; i < end; ++i) dx[i] = static_cast<T>(static_cast<MT>(dy[i]) * g);
         return;
       }
-      const double m = mean[c];
       const double mean_dy = sum_dy[k] / static_cast<double>(count);
       const double mean_dy_xhat = sum_dy_xhat[k] / static_cast<double>(count);
+      const MT m = static_cast<MT>(mean[c]);
+      const MT offset = static_cast<MT>(gain * mean_dy);
+      const MT slope = static_cast<MT>(gain * istd * mean_dy_xhat);
       for (int64_t i = begin; i < end; ++i) {
-        const double xhat = (in[i] - m) * istd;
-        dx[i] = static_cast<T>(gain * (dy[i] - mean_dy - xhat * mean_dy_xhat));
+        dx[i] = static_cast<T>(g * static_cast<MT>(dy[i]) - offset -
+                               (static_cast<MT>(in[i]) - m) * slope);
       }
     });
   });
