@@ -3,6 +3,7 @@ from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Silu, Softmax, Tanh
 from .layer.common import Dropout, Flatten, Identity, Linear
+from .layer.common import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .layer.embedding import Embedding
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
@@ -16,4 +17,5 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "LayerList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "NLLLoss",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
+__all__ += ["Upsample", "UpsamplingBilinear2D", "UpsamplingNearest2D"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]

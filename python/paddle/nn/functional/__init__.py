@@ -3,15 +3,17 @@ ops (relu, gelu, one_hot, ...) are generated from the op declarations (paddle.ba
 the modules here hold the hand-written ones."""
 from ...base import generated_api as _generated_api
 from .activation import leaky_relu, log_softmax, softmax
-from .common import dropout, linear
+from .common import dropout, interpolate, linear, upsample
 from .input import embedding
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
+from .vision import affine_grid
 
 __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
            "mse_loss", "nll_loss", "softmax"]
 __all__ += ["embedding"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
+__all__ += ["affine_grid", "interpolate", "upsample"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)
                   for name in _generated_api.EXPORTS["paddle.nn.functional"]})
