@@ -6,7 +6,8 @@
 // each axis are computed once per call into a table, following Paddle's CPU kernels exactly
 // (the ratio in float, a linear weight in float, the same truncations), so that every index
 // matches Paddle's; the sums run in MathType<T>. The D and H tables are folded into one table of
-// source rows, and the W table is applied along each row.
+// source rows; channel-first kernels resample each source row along W once per plane, then sum
+// whole rows (see InterpolateForward).
 #pragma once
 
 #include <algorithm>
@@ -215,28 +216,36 @@ AxisTaps<MT> MakeAxisTaps(const std::string& method, int64_t in, int64_t out, fl
   return axis;
 }
 
-// The source rows of each output row: for output (d, h), the pixel offsets (id * H_in + ih) *
-// W_in and weights of every D tap times every H tap.
+// The source rows of each output row: for output (d, h), the input rows id * H_in + ih and
+// weights of every D tap times every H tap. `used` lists the input rows some output row reads
+// and `slot` numbers them (-1: not read), for the channel-first kernels' row buffers.
 template <typename MT>
 struct RowTaps {
   int taps = 1;
-  std::vector<int64_t> offset;
+  std::vector<int64_t> row;
   std::vector<MT> weight;
+  std::vector<int64_t> slot;
+  std::vector<int64_t> used;
 };
 
 template <typename MT>
-RowTaps<MT> MakeRowTaps(const AxisTaps<MT>& d, const AxisTaps<MT>& h, int64_t in_h, int64_t in_w) {
+RowTaps<MT> MakeRowTaps(const AxisTaps<MT>& d, const AxisTaps<MT>& h, int64_t in_d, int64_t in_h) {
   RowTaps<MT> rows;
   rows.taps = d.taps * h.taps;
   const int64_t out_d = static_cast<int64_t>(d.index.size()) / d.taps;
   const int64_t out_h = static_cast<int64_t>(h.index.size()) / h.taps;
+  rows.slot.assign(in_d * in_h, -1);
   for (int64_t od = 0; od < out_d; ++od) {
     for (int64_t oh = 0; oh < out_h; ++oh) {
       for (int a = 0; a < d.taps; ++a) {
         for (int b = 0; b < h.taps; ++b) {
-          rows.offset.push_back((d.index[od * d.taps + a] * in_h + h.index[oh * h.taps + b]) *
-                                in_w);
+          const int64_t row = d.index[od * d.taps + a] * in_h + h.index[oh * h.taps + b];
+          rows.row.push_back(row);
           rows.weight.push_back(d.weight[od * d.taps + a] * h.weight[oh * h.taps + b]);
+          if (rows.slot[row] < 0) {
+            rows.slot[row] = static_cast<int64_t>(rows.used.size());
+            rows.used.push_back(row);
+          }
         }
       }
     }
@@ -257,7 +266,7 @@ InterpolateTables<MT> MakeInterpolateTables(const InterpolatePlan& p, const std:
   for (int a = 0; a < 3; ++a) {
     axes[a] = MakeAxisTaps<MT>(method, p.in[a], p.out[a], p.factor[a], align_corners, align_mode);
   }
-  return {MakeRowTaps(axes[0], axes[1], p.in[1], p.in[2]), std::move(axes[2])};
+  return {MakeRowTaps(axes[0], axes[1], p.in[0], p.in[1]), std::move(axes[2])};
 }
 
 // Where the gradient kernel accumulates: straight into x_grad when T is its own math type, else
@@ -292,36 +301,97 @@ class GradAccumulator {
   std::vector<MT> buffer_;
 };
 
+// h[ow] = the sum over the taps of ow of weight * row[index]: one input row resampled along W.
+template <int kTaps, typename T, typename MT>
+void ResampleRow(const T* row, const int64_t* index, const MT* weight, int64_t out_w, MT* h) {
+  for (int64_t ow = 0; ow < out_w; ++ow) {
+    MT v = 0;
+    for (int j = 0; j < kTaps; ++j) {
+      v += weight[ow * kTaps + j] * static_cast<MT>(row[index[ow * kTaps + j]]);
+    }
+    h[ow] = v;
+  }
+}
+
+template <typename T, typename MT>
+void ResampleRow(int taps, const T* row, const int64_t* index, const MT* weight, int64_t out_w,
+                 MT* h) {
+  switch (taps) {
+    case 1:
+      return ResampleRow<1>(row, index, weight, out_w, h);
+    case 2:
+      return ResampleRow<2>(row, index, weight, out_w, h);
+    default:
+      return ResampleRow<4>(row, index, weight, out_w, h);
+  }
+}
+
+// The transpose of ResampleRow: row[index] += weight * h[ow] over the taps of each ow.
+template <int kTaps, typename MT>
+void ScatterRow(const MT* h, const int64_t* index, const MT* weight, int64_t out_w, MT* row) {
+  for (int64_t ow = 0; ow < out_w; ++ow) {
+    for (int j = 0; j < kTaps; ++j) row[index[ow * kTaps + j]] += weight[ow * kTaps + j] * h[ow];
+  }
+}
+
+template <typename MT>
+void ScatterRow(int taps, const MT* h, const int64_t* index, const MT* weight, int64_t out_w,
+                MT* row) {
+  switch (taps) {
+    case 1:
+      return ScatterRow<1>(h, index, weight, out_w, row);
+    case 2:
+      return ScatterRow<2>(h, index, weight, out_w, row);
+    default:
+      return ScatterRow<4>(h, index, weight, out_w, row);
+  }
+}
+
+// Channel-first: per plane, each input row some output row reads is resampled along W into a
+// row buffer (a gather through the W table), then each output row is the weighted sum of its
+// source rows' buffers, contiguous loops the compiler vectorises. Channel-last: each output
+// pixel is the weighted sum of its source pixels' channel vectors.
 template <typename T>
 void InterpolateForward(const T* x, const InterpolatePlan& p,
                         const InterpolateTables<MathType<T>>& t, T* out) {
   using MT = MathType<T>;
-  const int64_t in_pixels = p.in_pixels(), out_w = p.out[2];
-  const int64_t out_rows = p.out[0] * p.out[1];
+  const int64_t in_w = p.in[2], out_w = p.out[2];
+  const int64_t in_pixels = p.in_pixels(), out_rows = p.out[0] * p.out[1];
   const int rt = t.rows.taps, ct = t.cols.taps;
-  const int64_t work = p.out_pixels() * rt * ct;
+  const int64_t* cols = t.cols.index.data();
+  const MT* col_weights = t.cols.weight.data();
   if (!p.layout.channel_last) {
+    const int64_t used = static_cast<int64_t>(t.rows.used.size());
+    const int64_t work = (used * ct + out_rows * rt) * out_w;
     funcs::ParallelFor(
         p.batch * p.channels,
         [&](int64_t begin, int64_t end) {
+          std::vector<MT> resampled(used * out_w), acc(out_w);
           for (int64_t plane = begin; plane < end; ++plane) {
             const T* src = x + plane * in_pixels;
+            for (int64_t s = 0; s < used; ++s) {
+              ResampleRow(ct, src + t.rows.used[s] * in_w, cols, col_weights, out_w,
+                          &resampled[s * out_w]);
+            }
             T* dst = out + plane * out_rows * out_w;
-            for (int64_t r = 0; r < out_rows; ++r) {
-              const int64_t* offsets = &t.rows.offset[r * rt];
-              const MT* row_weights = &t.rows.weight[r * rt];
-              for (int64_t ow = 0; ow < out_w; ++ow) {
-                const int64_t* cols = &t.cols.index[ow * ct];
-                const MT* col_weights = &t.cols.weight[ow * ct];
-                MT acc = 0;
-                for (int i = 0; i < rt; ++i) {
-                  const T* row = src + offsets[i];
-                  MT along = 0;
-                  for (int j = 0; j < ct; ++j)
-                    along += col_weights[j] * static_cast<MT>(row[cols[j]]);
-                  acc += row_weights[i] * along;
+            for (int64_t r = 0; r < out_rows; ++r, dst += out_w) {
+              MT* sum;  // the output row itself when T is its own math type
+              if constexpr (std::is_same_v<T, MT>) {
+                sum = dst;
+              } else {
+                sum = acc.data();
+              }
+              for (int i = 0; i < rt; ++i) {
+                const MT w = t.rows.weight[r * rt + i];
+                const MT* h = &resampled[t.rows.slot[t.rows.row[r * rt + i]] * out_w];
+                if (i == 0) {
+                  for (int64_t ow = 0; ow < out_w; ++ow) sum[ow] = w * h[ow];
+                } else {
+                  for (int64_t ow = 0; ow < out_w; ++ow) sum[ow] += w * h[ow];
                 }
-                *dst++ = static_cast<T>(acc);
+              }
+              if constexpr (!std::is_same_v<T, MT>) {
+                for (int64_t ow = 0; ow < out_w; ++ow) dst[ow] = static_cast<T>(sum[ow]);
               }
             }
           }
@@ -341,9 +411,10 @@ void InterpolateForward(const T* x, const InterpolatePlan& p,
           for (int64_t ow = 0; ow < out_w; ++ow, dst += c) {
             std::fill(acc.begin(), acc.end(), MT(0));
             for (int i = 0; i < rt; ++i) {
+              const int64_t row = t.rows.row[r * rt + i] * in_w;
               for (int j = 0; j < ct; ++j) {
-                const MT w = t.rows.weight[r * rt + i] * t.cols.weight[ow * ct + j];
-                const T* pixel = src + (t.rows.offset[r * rt + i] + t.cols.index[ow * ct + j]) * c;
+                const MT w = t.rows.weight[r * rt + i] * col_weights[ow * ct + j];
+                const T* pixel = src + (row + cols[ow * ct + j]) * c;
                 for (int64_t k = 0; k < c; ++k) acc[k] += w * static_cast<MT>(pixel[k]);
               }
             }
@@ -354,35 +425,39 @@ void InterpolateForward(const T* x, const InterpolatePlan& p,
       funcs::kParallelThreshold / (out_w * c * rt * ct + 1) + 1);
 }
 
-// The transpose of InterpolateForward: each output gradient goes back to its source pixels.
-// Threads own whole planes (channel-first) or channel ranges (channel-last), so no two write
-// one element.
+// The transpose of InterpolateForward, its passes reversed: each output gradient row goes to its
+// source rows' buffers, then each buffer back along W to its input row. Threads own whole planes
+// (channel-first) or channel ranges (channel-last), so no two write one element.
 template <typename T>
 void InterpolateBackward(const T* out_grad, const InterpolatePlan& p,
                          const InterpolateTables<MathType<T>>& t, MathType<T>* x_grad) {
   using MT = MathType<T>;
-  const int64_t in_pixels = p.in_pixels(), out_w = p.out[2];
-  const int64_t out_rows = p.out[0] * p.out[1];
+  const int64_t in_w = p.in[2], out_w = p.out[2];
+  const int64_t in_pixels = p.in_pixels(), out_rows = p.out[0] * p.out[1];
   const int rt = t.rows.taps, ct = t.cols.taps;
-  const int64_t work = p.out_pixels() * rt * ct;
+  const int64_t* cols = t.cols.index.data();
+  const MT* col_weights = t.cols.weight.data();
   if (!p.layout.channel_last) {
+    const int64_t used = static_cast<int64_t>(t.rows.used.size());
+    const int64_t work = (used * ct + out_rows * rt) * out_w;
     funcs::ParallelFor(
         p.batch * p.channels,
         [&](int64_t begin, int64_t end) {
+          std::vector<MT> resampled(used * out_w);
           for (int64_t plane = begin; plane < end; ++plane) {
-            MT* dst = x_grad + plane * in_pixels;
-            const T* src = out_grad + plane * out_rows * out_w;
-            for (int64_t r = 0; r < out_rows; ++r) {
-              for (int64_t ow = 0; ow < out_w; ++ow) {
-                const MT g = static_cast<MT>(*src++);
-                for (int i = 0; i < rt; ++i) {
-                  MT* row = dst + t.rows.offset[r * rt + i];
-                  const MT gw = g * t.rows.weight[r * rt + i];
-                  for (int j = 0; j < ct; ++j) {
-                    row[t.cols.index[ow * ct + j]] += gw * t.cols.weight[ow * ct + j];
-                  }
-                }
+            std::fill(resampled.begin(), resampled.end(), MT(0));
+            const T* g = out_grad + plane * out_rows * out_w;
+            for (int64_t r = 0; r < out_rows; ++r, g += out_w) {
+              for (int i = 0; i < rt; ++i) {
+                const MT w = t.rows.weight[r * rt + i];
+                MT* h = &resampled[t.rows.slot[t.rows.row[r * rt + i]] * out_w];
+                for (int64_t ow = 0; ow < out_w; ++ow) h[ow] += w * static_cast<MT>(g[ow]);
               }
+            }
+            MT* dst = x_grad + plane * in_pixels;
+            for (int64_t s = 0; s < used; ++s) {
+              ScatterRow(ct, &resampled[s * out_w], cols, col_weights, out_w,
+                         dst + t.rows.used[s] * in_w);
             }
           }
         },
@@ -399,9 +474,10 @@ void InterpolateBackward(const T* out_grad, const InterpolatePlan& p,
           for (int64_t r = 0; r < out_rows; ++r) {
             for (int64_t ow = 0; ow < out_w; ++ow, src += c) {
               for (int i = 0; i < rt; ++i) {
+                const int64_t row = t.rows.row[r * rt + i] * in_w;
                 for (int j = 0; j < ct; ++j) {
-                  const MT w = t.rows.weight[r * rt + i] * t.cols.weight[ow * ct + j];
-                  MT* pixel = dst + (t.rows.offset[r * rt + i] + t.cols.index[ow * ct + j]) * c;
+                  const MT w = t.rows.weight[r * rt + i] * col_weights[ow * ct + j];
+                  MT* pixel = dst + (row + cols[ow * ct + j]) * c;
                   for (int64_t k = begin; k < end; ++k) pixel[k] += w * static_cast<MT>(src[k]);
                 }
               }
@@ -409,7 +485,7 @@ void InterpolateBackward(const T* out_grad, const InterpolatePlan& p,
           }
         }
       },
-      funcs::kParallelThreshold / (p.batch * work + 1) + 1);
+      funcs::kParallelThreshold / (p.batch * p.out_pixels() * rt * ct + 1) + 1);
 }
 
 }  // namespace
@@ -718,32 +794,46 @@ void GridSampleGradKernel(const Context& ctx, const DenseTensor& x, const DenseT
       funcs::kParallelThreshold / (points * taps + 1) + 1);
   acc.Finish();
   if (g.nearest) return;  // piecewise constant in the grid
-  // d out / d position_a = sum over taps of x * d weight / d position_a; times the position's
-  // slope in the grid coordinate.
+  // d out / d position_a = sum over channels and taps of out_grad * x * d weight / d position_a,
+  // times the position's slope in the grid coordinate. Work goes in blocks of points of one
+  // batch item, channels outermost, so out_grad and each channel plane are read in order.
+  constexpr int64_t kGridBlock = 256;
+  const int64_t blocks = (points + kGridBlock - 1) / kGridBlock;
   const T* in = x.data<T>();
   const T* coords = grid.data<T>();
   funcs::ParallelFor(
-      batch * points,
+      batch * blocks,
       [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-          const GridTaps<MT> t = TapsOfGridPoint(coords + i * g.spatial, g);
-          const int64_t n = i / points, p = i % points;
-          std::array<MT, 3> sum{};
+        std::vector<GridTaps<MT>> block_taps(kGridBlock);
+        std::vector<std::array<MT, 3>> sums(kGridBlock);
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t n = item / blocks, first = (item % blocks) * kGridBlock;
+          const int64_t count = std::min(kGridBlock, points - first);
+          for (int64_t p = 0; p < count; ++p) {
+            block_taps[p] = TapsOfGridPoint(coords + (n * points + first + p) * g.spatial, g);
+            sums[p] = {};
+          }
           for (int64_t c = 0; c < channels; ++c) {
             const T* src = in + (n * channels + c) * in_pixels;
-            const MT go = static_cast<MT>(og[(n * channels + c) * points + p]);
-            for (int k = 0; k < t.count; ++k) {
-              if (t.offset[k] < 0) continue;
-              const MT v = go * static_cast<MT>(src[t.offset[k]]);
-              for (int a = 0; a < g.spatial; ++a) sum[a] += v * t.weight_slope[a][k];
+            const T* go = og + (n * channels + c) * points + first;
+            for (int64_t p = 0; p < count; ++p) {
+              const GridTaps<MT>& t = block_taps[p];
+              for (int k = 0; k < t.count; ++k) {
+                if (t.offset[k] < 0) continue;
+                const MT v = static_cast<MT>(go[p]) * static_cast<MT>(src[t.offset[k]]);
+                for (int a = 0; a < g.spatial; ++a) sums[p][a] += v * t.weight_slope[a][k];
+              }
             }
           }
-          for (int a = 0; a < g.spatial; ++a) {
-            gg[i * g.spatial + g.spatial - 1 - a] = static_cast<T>(sum[a] * t.position_slope[a]);
+          for (int64_t p = 0; p < count; ++p) {
+            T* out = gg + (n * points + first + p) * g.spatial;
+            for (int a = 0; a < g.spatial; ++a) {
+              out[g.spatial - 1 - a] = static_cast<T>(sums[p][a] * block_taps[p].position_slope[a]);
+            }
           }
         }
       },
-      funcs::kParallelThreshold / (channels * taps * 4 + 1) + 1);
+      funcs::kParallelThreshold / (kGridBlock * channels * taps * 4 + 1) + 1);
 }
 
 namespace {
