@@ -233,10 +233,28 @@ def test_area_mode_is_adaptive_average_pooling(shape, size, data_format):
     np.testing.assert_allclose(grad.numpy(), expected, rtol=1e-10, atol=1e-12)
 
 
+def test_area_mode_in_a_static_program():
+    x = np.random.default_rng(8).standard_normal((2, 3, 5, 7)).astype("float32")
+    with static_mode():
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            out = F.interpolate(paddle.static.data("x", [None, 3, 5, 7], "float32"), size=[2, 3],
+                                mode="area")
+        assert out.shape == [-1, 3, 2, 3]
+        got, = paddle.static.Executor().run(main, feed={"x": x}, fetch_list=[out])
+    np.testing.assert_allclose(got, np_adaptive_avg_pool(x.astype(np.float64), [2, 3], [2, 3]),
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_area_mode_errors():
     x = paddle.rand([1, 2, 4, 4])
     with pytest.raises(ValueError, match="mode 'area' needs 'size'"):
         F.interpolate(x, scale_factor=0.5, mode="area")
+    with static_mode():
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            unknown = paddle.static.data("x", [1, 2, -1, 4], "float32")
+            with pytest.raises(ValueError, match="needs the spatial dims of x to be known"):
+                F.interpolate(unknown, size=[2, 2], mode="area")
 
 
 def test_upsample_is_interpolate():
