@@ -117,10 +117,10 @@ def _positive_number(value, api, arg, kind):
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.number)):
         raise TypeError(f"{api}(): the entries of '{arg}' must be numbers, received "
                         f"{type(value).__name__}")
-    value = kind(value)
-    if not value > 0:
-        raise ValueError(f"{api}(): the entries of '{arg}' must be positive, received {value}")
-    return value
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{api}(): the entries of '{arg}' must be positive and finite, "
+                         f"received {value}")
+    return kind(value)
 
 
 def _interpolate_size(size, spatial, api):
