@@ -33,8 +33,9 @@ class GradOpInstruction : public Instruction {
                errors::InvalidArgument(where_, ": slot '", GradSlot(slot), "' has ",
                                        grad_names_[i].size(), " variables but '", slot, "' has ",
                                        input_names_[i].size()));
+      // An optional input, or a list (Paddle's dispensable SizeTensor), may be left out.
       PD_CHECK(!input_names_[i].empty() || !backward_.save_inputs[i] ||
-                   forward.inputs[i].kind == ops::InputKind::kOptional,
+                   forward.inputs[i].kind != ops::InputKind::kTensor,
                errors::InvalidArgument(where_, ": input '", slot,
                                        "', which the gradient reads, is missing"));
     }

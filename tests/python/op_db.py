@@ -1613,5 +1613,6 @@ OP_DB += PIXEL_SHUFFLE_OPS
 from op_db_conv import CONV_OPS  # noqa: E402
 from op_db_layout import LAYOUT_OPS  # noqa: E402
 from op_db_norm import NORMALIZATION_OPS  # noqa: E402
+from op_db_resample import RESAMPLE_OPS  # noqa: E402
 
-OP_DB += CONV_OPS + LAYOUT_OPS + NORMALIZATION_OPS
+OP_DB += CONV_OPS + LAYOUT_OPS + NORMALIZATION_OPS + RESAMPLE_OPS

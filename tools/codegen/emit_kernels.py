@@ -41,9 +41,17 @@ def kernel_header(kernels_dir, family, backend):
 
 
 def _instantiations(family, backend):
+    """The (op, dtype) pairs to register, one per kernel and dtype: ops that share a kernel
+    (`kernel:`) register it once."""
     dtypes = {d for op in family.ops for d in op.dtypes.get(backend, [])}
     order = [d for d in CPP_TYPES if d in dtypes]
-    return [(op, d) for d in order for op in family.ops if d in op.dtypes.get(backend, [])]
+    pairs, seen = [], set()
+    for d in order:
+        for op in family.ops:
+            if d in op.dtypes.get(backend, []) and (op.kernel, d) not in seen:
+                seen.add((op.kernel, d))
+                pairs.append((op, d))
+    return pairs
 
 
 def registration_units(family, backend, kernels_dir):

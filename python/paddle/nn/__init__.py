@@ -5,6 +5,7 @@ from .layer.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Silu, 
 from .layer.common import Dropout, Flatten, Identity, Linear
 from .layer.conv import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,  # noqa: F401
                          Conv3DTranspose)
+from .layer.common import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .layer.embedding import Embedding
 from .layer.layout import (ChannelShuffle, Fold, Pad1D, Pad2D, Pad3D, PixelShuffle,
                            PixelUnshuffle, Unflatten, Unfold, ZeroPad1D, ZeroPad2D, ZeroPad3D)
@@ -25,6 +26,7 @@ __all__ += ["Embedding"]
 __all__ += ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose"]
 __all__ += ["ChannelShuffle", "Fold", "Pad1D", "Pad2D", "Pad3D", "PixelShuffle", "PixelUnshuffle",
             "Unflatten", "Unfold", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]
+__all__ += ["Upsample", "UpsamplingBilinear2D", "UpsamplingNearest2D"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
 __all__ += ["GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
             "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]

@@ -36,6 +36,7 @@ KNOWN_SHAPES = {
     # declared shapes, as Paddle's does; unknown dims leave that to the data.
     "take_along_axis": ([0, 1], "indices broadcast against arr from the declared shapes"),
     "put_along_axis": ([0, 1, 2], "indices and values broadcast from the declared shapes"),
+    "affine_grid": ([0], "with out_shape a tensor, theta's shape tells a 2-D grid from a 3-D one"),
 }
 
 

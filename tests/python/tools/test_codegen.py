@@ -144,6 +144,19 @@ def test_registrations_are_split_into_bounded_units(tmp_path):
     assert "PD_REGISTER_KERNEL(log, CPU, paddle::LogKernel, float);" in registered
 
 
+def test_ops_sharing_a_kernel_register_it_once(tmp_path):
+    from emit_kernels import registration_units
+    write_family(tmp_path / "yaml", "unary", entry("exp", extra="  kernel: exponential\n"),
+                 entry("exp2", extra="  kernel: exponential\n"))
+    (family,) = load_families(str(tmp_path / "yaml"))
+    (tmp_path / "kernels" / "cpu").mkdir(parents=True)
+    (tmp_path / "kernels" / "cpu" / "unary_kernels.h").write_text("")
+    (unit,) = registration_units(family, "cpu", str(tmp_path / "kernels"))
+    registered = [line for line in unit[1].splitlines() if line.startswith("PD_REGISTER_KERNEL")]
+    assert registered == ["PD_REGISTER_KERNEL(exponential, CPU, paddle::ExponentialKernel, "
+                          "::paddle::float16, ::paddle::bfloat16, float, double);"]
+
+
 def test_family_settings_must_name_their_own_family(tmp_path):
     write_family(tmp_path, "unary", "- family: binary\n  instantiations_per_unit: {cpu: 3}\n",
                  entry("exp"))

@@ -3,14 +3,15 @@ ops (relu, gelu, one_hot, ...) are generated from the op declarations (paddle.ba
 the modules here hold the hand-written ones."""
 from ...base import generated_api as _generated_api
 from .activation import leaky_relu, log_softmax, softmax
-from .common import dropout, linear
 from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                    conv3d_transpose)
+from .common import dropout, interpolate, linear, upsample
 from .input import embedding
 from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
 from .norm import batch_norm, layer_norm, normalize
 from .norm import group_norm, instance_norm, local_response_norm
+from .vision import affine_grid
 
 __all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
            "mse_loss", "nll_loss", "softmax"]
@@ -20,6 +21,7 @@ __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d"
 __all__ += ["fold", "pad", "unfold", "zeropad2d"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
 __all__ += ["group_norm", "instance_norm", "local_response_norm"]
+__all__ += ["affine_grid", "interpolate", "upsample"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)
                   for name in _generated_api.EXPORTS["paddle.nn.functional"]})

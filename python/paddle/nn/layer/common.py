@@ -1,10 +1,11 @@
-"""Linear, Identity, Flatten and Dropout layers."""
+"""Linear, Identity, Flatten, Dropout and the upsampling layers."""
 from ...base.framework import get_default_dtype
 from ...base.generated_api import flatten
 from .. import functional as F
 from .layers import Layer
 
-__all__ = ["Linear", "Identity", "Flatten", "Dropout"]
+__all__ = ["Linear", "Identity", "Flatten", "Dropout", "Upsample", "UpsamplingNearest2D",
+           "UpsamplingBilinear2D"]
 
 
 class Linear(Layer):
@@ -73,3 +74,78 @@ class Dropout(Layer):
     def extra_repr(self):
         name_str = f", name={self.name}" if self.name else ""
         return f"p={self.p}, axis={self.axis}, mode={self.mode}{name_str}"
+
+
+class Upsample(Layer):
+    """F.interpolate with the layer's arguments: resizes the spatial dims of its input to `size`
+    or by `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=False,
+                 align_mode=0, data_format=None, recompute_scale_factor=None, name=None):
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.mode = mode.lower() if isinstance(mode, str) else mode
+        self.align_corners = align_corners
+        self.align_mode = align_mode
+        self.data_format = data_format
+        self.recompute_scale_factor = recompute_scale_factor
+        self.name = name
+
+    def forward(self, x):
+        return F.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode=self.mode,
+                             align_corners=self.align_corners, align_mode=self.align_mode,
+                             data_format=self.data_format,
+                             recompute_scale_factor=self.recompute_scale_factor, name=self.name)
+
+    def extra_repr(self):
+        main = (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
+                else f"size={self.size}")
+        name_str = f", name={self.name}" if self.name else ""
+        return (f"{main}, mode={self.mode}, align_corners={self.align_corners}, "
+                f"align_mode={self.align_mode}, data_format={self.data_format}{name_str}")
+
+
+class UpsamplingNearest2D(Layer):
+    """Nearest-neighbour resizing of a 4-D input to `size` or by `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None, data_format="NCHW", name=None):
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.data_format = data_format
+        self.name = name
+
+    def forward(self, x):
+        return F.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode="nearest",
+                             align_corners=False, align_mode=0, data_format=self.data_format,
+                             name=self.name)
+
+    def extra_repr(self):
+        main = (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
+                else f"size={self.size}")
+        name_str = f", name={self.name}" if self.name else ""
+        return f"{main}, data_format={self.data_format}{name_str}"
+
+
+class UpsamplingBilinear2D(Layer):
+    """Bilinear resizing of a 4-D input to `size` or by `scale_factor`, the corner pixels'
+    centres aligned (align_corners=True)."""
+
+    def __init__(self, size=None, scale_factor=None, data_format="NCHW", name=None):
+        super().__init__()
+        self.size = size
+        self.scale_factor = scale_factor
+        self.data_format = data_format
+        self.name = name
+
+    def forward(self, x):
+        return F.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode="bilinear",
+                             align_corners=True, align_mode=0, data_format=self.data_format,
+                             name=self.name)
+
+    def extra_repr(self):
+        main = (f"scale_factor={self.scale_factor}" if self.scale_factor is not None
+                else f"size={self.size}")
+        name_str = f", name={self.name}" if self.name else ""
+        return f"{main}, data_format={self.data_format}{name_str}"
