@@ -1608,3 +1608,5 @@ PIXEL_SHUFFLE_OPS = [
 ]
 
 OP_DB += PIXEL_SHUFFLE_OPS
+from op_db_act import ACT_OPS  # noqa: E402
+OP_DB += ACT_OPS

@@ -36,6 +36,8 @@ KNOWN_SHAPES = {
     # declared shapes, as Paddle's does; unknown dims leave that to the data.
     "take_along_axis": ([0, 1], "indices broadcast against arr from the declared shapes"),
     "put_along_axis": ([0, 1, 2], "indices and values broadcast from the declared shapes"),
+    "prelu": ([1], "the weight's size picks the mode (one value: 'all', more: 'channel'), as in "
+                   "Paddle"),
 }
 
 
