@@ -2,6 +2,9 @@
 from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Silu, Softmax, Tanh
+from .layer.activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+                               LogSigmoid, Maxout, Mish, PReLU, ReLU6, RReLU, SELU, Softmax2D,
+                               Softplus, Softshrink, Softsign, Swish, Tanhshrink, ThresholdedReLU)
 from .layer.common import Dropout, Flatten, Identity, Linear
 from .layer.embedding import Embedding
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential
@@ -16,4 +19,7 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "LayerList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "NLLLoss",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
+__all__ += ["CELU", "ELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
+            "Maxout", "Mish", "PReLU", "ReLU6", "RReLU", "SELU", "Softmax2D", "Softplus", "Softshrink",
+            "Softsign", "Swish", "Tanhshrink", "ThresholdedReLU"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
