@@ -1,5 +1,7 @@
 #include "paddle/common/data_format.h"
 
+#include <vector>
+
 #include "paddle/common/errors.h"
 
 namespace paddle {
@@ -15,6 +17,21 @@ int ChannelAxis(const std::string& data_format, int rank, const char* op) {
                                    "'NLC', 'NHWC', 'NDHWC', received '",
                                    data_format, "'"));
   return rank - 1;
+}
+
+DDim PreluAlphaDims(const DDim& x_dims, const std::string& data_format, const std::string& mode) {
+  const int rank = x_dims.size();
+  if (mode == "channel") {
+    const int channel = ChannelAxis(data_format, rank, "prelu");
+    std::vector<int64_t> dims(rank - channel, 1);
+    dims[0] = x_dims[channel];
+    return DDim(dims);
+  }
+  if (mode == "element") {
+    std::vector<int64_t> dims = x_dims.ToVector();
+    return DDim(std::vector<int64_t>(dims.begin() + 1, dims.end()));
+  }
+  return DDim(std::vector<int64_t>{});
 }
 
 }  // namespace paddle

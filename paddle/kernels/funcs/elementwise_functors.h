@@ -251,6 +251,151 @@ struct PowScalarFunctor {
   }
 };
 
+// ---------------------------------------------------------------- activations
+// Comparisons are written so that a NaN input gives NaN where the formula has one (NumPy's
+// result), and the branch a NaN takes is the one NumPy's np.where takes for the same test.
+
+// x * clip(x + 3, 0, 6) / 6
+template <typename T>
+struct HardswishFunctor {
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    MT r = x + MT(3);
+    r = r < MT(0) ? MT(0) : (r > MT(6) ? MT(6) : r);
+    return static_cast<T>(x * r / MT(6));
+  }
+};
+
+// clip(slope * x + offset, 0, 1)
+template <typename T>
+struct HardsigmoidFunctor {
+  MathType<T> slope, offset;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT r = slope * static_cast<MT>(x_in) + offset;
+    return static_cast<T>(r < MT(0) ? MT(0) : (r > MT(1) ? MT(1) : r));
+  }
+};
+
+// x * tanh(softplus(x)), softplus(x) = log(1 + exp(x)) taken as x above `threshold` (where the
+// two agree to working precision and exp could overflow).
+template <typename T>
+struct MishFunctor {
+  MathType<T> threshold;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    MT softplus = x > threshold ? x : std::log1p(std::exp(x));
+    return static_cast<T>(x * std::tanh(softplus));
+  }
+};
+
+// softplus(beta * x) / beta, and x where beta * x exceeds `threshold`.
+template <typename T>
+struct SoftplusFunctor {
+  MathType<T> beta, threshold;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    MT scaled = beta * x;
+    return static_cast<T>(scaled > threshold ? x : std::log1p(std::exp(scaled)) / beta);
+  }
+};
+
+// x above 0, alpha * (exp(x) - 1) below (scaled by `scale` for selu, 1 for elu).
+template <typename T>
+struct EluFunctor {
+  MathType<T> alpha, scale;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(scale * (x > MT(0) ? x : alpha * std::expm1(x)));
+  }
+};
+
+// max(0, x) + min(0, alpha * (exp(x / alpha) - 1)): x above 0, the exponential part below (for
+// either sign of alpha).
+template <typename T>
+struct CeluFunctor {
+  MathType<T> alpha;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > MT(0) ? x : alpha * std::expm1(x / alpha));
+  }
+};
+
+template <typename T>
+struct LeakyReluFunctor {
+  MathType<T> negative_slope;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > MT(0) ? x : negative_slope * x);
+  }
+};
+
+// x where x > threshold, else `value`.
+template <typename T>
+struct ThresholdedReluFunctor {
+  MathType<T> threshold, value;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > threshold ? x : value);
+  }
+};
+
+// x moved towards 0 by `threshold`, and 0 within [-threshold, threshold].
+template <typename T>
+struct SoftshrinkFunctor {
+  MathType<T> threshold;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > threshold ? x - threshold : (x < -threshold ? x + threshold : MT(0)));
+  }
+};
+
+// x outside [-threshold, threshold], 0 within.
+template <typename T>
+struct HardshrinkFunctor {
+  MathType<T> threshold;
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > threshold || x < -threshold ? x : MT(0));
+  }
+};
+
+#define PD_ACTIVATION_FUNCTOR(Name, expr)      \
+  template <typename T>                        \
+  struct Name {                                \
+    PD_HOSTDEVICE T operator()(T x_in) const { \
+      using MT = MathType<T>;                  \
+      MT x = static_cast<MT>(x_in);            \
+      return static_cast<T>(expr);             \
+    }                                          \
+  };
+PD_ACTIVATION_FUNCTOR(SoftsignFunctor, x / (MT(1) + (x < MT(0) ? -x : x)))
+PD_ACTIVATION_FUNCTOR(TanhShrinkFunctor, x - std::tanh(x))
+// log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)), which neither overflows nor loses the small
+// values of either tail.
+PD_ACTIVATION_FUNCTOR(LogsigmoidFunctor,
+                      (x < MT(0) ? x : MT(0)) - std::log1p(std::exp(x < MT(0) ? x : -x)))
+#undef PD_ACTIVATION_FUNCTOR
+
+// prelu: x above 0, alpha * x below, with alpha broadcast to x.
+template <typename T>
+struct PreluFunctor {
+  PD_HOSTDEVICE T operator()(T x_in, T alpha_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    return static_cast<T>(x > MT(0) ? x : static_cast<MT>(alpha_in) * x);
+  }
+};
+
 // cast's element conversion: through MathType<In>, and to bool as "!= 0".
 template <typename In, typename Out>
 struct CastFunctor {

@@ -2,6 +2,9 @@
 from . import functional, initializer  # noqa: F401
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Silu, Softmax, Tanh
+from .layer.activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+                               LogSigmoid, Maxout, Mish, PReLU, ReLU6, RReLU, SELU, Softmax2D,
+                               Softplus, Softshrink, Softsign, Swish, Tanhshrink, ThresholdedReLU)
 from .layer.common import Dropout, Flatten, Identity, Linear
 from .layer.conv import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,  # noqa: F401
                          Conv3DTranspose)
@@ -27,6 +30,9 @@ __all__ += ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", 
 __all__ += ["ChannelShuffle", "Fold", "Pad1D", "Pad2D", "Pad3D", "PixelShuffle", "PixelUnshuffle",
             "Unflatten", "Unfold", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]
 __all__ += ["Upsample", "UpsamplingBilinear2D", "UpsamplingNearest2D"]
+__all__ += ["CELU", "ELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
+            "Maxout", "Mish", "PReLU", "ReLU6", "RReLU", "SELU", "Softmax2D", "Softplus", "Softshrink",
+            "Softsign", "Swish", "Tanhshrink", "ThresholdedReLU"]
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
 __all__ += ["GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
             "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]

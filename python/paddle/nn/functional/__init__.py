@@ -2,7 +2,7 @@
 ops (relu, gelu, one_hot, ...) are generated from the op declarations (paddle.base.generated_api);
 the modules here hold the hand-written ones."""
 from ...base import generated_api as _generated_api
-from .activation import leaky_relu, log_softmax, softmax
+from .activation import gelu, glu, log_softmax, mish, prelu, rrelu, softmax, softmax_
 from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                    conv3d_transpose)
 from .common import dropout, interpolate, linear, upsample
@@ -13,8 +13,9 @@ from .norm import batch_norm, layer_norm, normalize
 from .norm import group_norm, instance_norm, local_response_norm
 from .vision import affine_grid
 
-__all__ = ["cross_entropy", "dropout", "l1_loss", "leaky_relu", "linear", "log_softmax",
-           "mse_loss", "nll_loss", "softmax"]
+__all__ = ["cross_entropy", "dropout", "l1_loss", "linear", "log_softmax", "mse_loss", "nll_loss",
+           "softmax"]
+__all__ += ["gelu", "glu", "mish", "prelu", "rrelu", "softmax_"]
 __all__ += ["embedding"]
 __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
             "conv3d_transpose"]
