@@ -1,14 +1,21 @@
-// float convolutions on oneDNN. Each primitive lets oneDNN choose its layouts (`any`): for most
-// shapes it picks a blocked layout (nChw16c and the like) whose kernels run about 1.5x faster
-// than on the plain layout even with the reorders around them (benchmarks/conv_bench.py). The
-// exception is the 1x1, stride-1, unpadded convolution, a plain GEMM that is as fast on the
-// user's layout, where the reorders would only cost. Primitives and reorders are cached by shape
-// (onednn_context.h); scratch buffers for reordered tensors come from the CPU allocator.
+// float convolutions on oneDNN. A primitive either lets oneDNN choose the layouts of the data
+// (`any`: for most shapes a blocked layout such as nChw16c, whose kernels run about 1.5-2x
+// faster than those on the plain layout even with the reorders around them) or takes the
+// user's NCHW/NHWC layout as it is. The blocked layouts win clearly wherever the kernel is
+// larger than 1x1; for 1x1 kernels, which oneDNN runs as a GEMM on the plain layout, it depends
+// on the shape and the CPU, so the first call of each such shape times one forward pass both
+// ways and keeps the faster (ChooseConvLayout). Primitives, reorders and those choices are cached
+// by shape (onednn_context.h); scratch buffers for reordered tensors come from the CPU allocator.
 // Geometries with a zero-size dim run on the im2col path, which oneDNN's checks would reject.
+#include <chrono>
+#include <cstring>
 #include <string>
 
+#include "paddle/common/place.h"
 #include "paddle/kernels/funcs/conv_compute.h"
+#include "paddle/kernels/funcs/conv_onednn.h"
 #include "paddle/kernels/funcs/onednn_context.h"
+#include "paddle/memory/malloc.h"
 
 namespace paddle::funcs {
 
@@ -45,22 +52,16 @@ dnnl::memory::desc FilterDesc(const ConvGeometry& g, bool user) {
   return dnnl::memory::desc(d, dnnl::memory::data_type::f32, tag);
 }
 
-bool PlainGemm(const ConvGeometry& g) {
-  for (int i = 0; i < g.spatial_rank(); ++i) {
-    if (g.filter[i] != 1 || g.strides[i] != 1 || g.pad_before[i] != 0 || g.pad_after[i] != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-dnnl::memory::desc InputDesc(const ConvGeometry& g, bool user) {
-  Tag tag = user || PlainGemm(g) ? DataTag(g) : Tag::any;
+// The data descs a primitive is created with (`user` false) or the user's tensors have (true).
+dnnl::memory::desc InputDesc(const ConvGeometry& g, bool user,
+                             ConvLayout layout = ConvLayout::kUser) {
+  Tag tag = user || layout == ConvLayout::kUser ? DataTag(g) : Tag::any;
   return dnnl::memory::desc(DataDims(g, g.in_channels, g.input), dnnl::memory::data_type::f32, tag);
 }
 
-dnnl::memory::desc OutputDesc(const ConvGeometry& g, bool user) {
-  Tag tag = user || PlainGemm(g) ? DataTag(g) : Tag::any;
+dnnl::memory::desc OutputDesc(const ConvGeometry& g, bool user,
+                              ConvLayout layout = ConvLayout::kUser) {
+  Tag tag = user || layout == ConvLayout::kUser ? DataTag(g) : Tag::any;
   return dnnl::memory::desc(DataDims(g, g.out_channels, g.output), dnnl::memory::data_type::f32,
                             tag);
 }
@@ -96,11 +97,12 @@ bool Empty(const ConvGeometry& g) {
   return n == 0;
 }
 
-dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g) {
+dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g, ConvLayout layout) {
   Window w(g);
   dnnl::convolution_forward::desc desc(
-      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, InputDesc(g, false),
-      FilterDesc(g, false), OutputDesc(g, false), w.strides, w.dilations, w.pad_l, w.pad_r);
+      dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
+      InputDesc(g, false, layout), FilterDesc(g, false), OutputDesc(g, false, layout), w.strides,
+      w.dilations, w.pad_l, w.pad_r);
   return {desc, onednn::CpuEngine()};
 }
 
@@ -108,6 +110,10 @@ struct ForwardEntry {
   dnnl::convolution_forward::primitive_desc desc;
   dnnl::convolution_forward primitive;
 };
+
+std::string Key(const char* kind, const ConvGeometry& g, ConvLayout layout) {
+  return Key(kind, g) + (layout == ConvLayout::kUser ? ";user" : ";chosen");
+}
 
 struct BackwardDataEntry {
   dnnl::convolution_backward_data::primitive_desc desc;
@@ -125,12 +131,10 @@ dnnl::memory User(const dnnl::memory::desc& desc, const float* data) {
 
 }  // namespace
 
-template <>
-void ConvForward<float>(const ConvGeometry& g, const float* input, const float* filter,
-                        float* output) {
-  if (Empty(g)) return Im2colConvForward(g, input, filter, output);
-  auto entry = onednn::Cached<ForwardEntry>(Key("conv_fwd", g), [&] {
-    auto pd = ForwardDesc(g);
+void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
+                       const float* filter, float* output) {
+  auto entry = onednn::Cached<ForwardEntry>(Key("conv_fwd", g, layout), [&] {
+    auto pd = ForwardDesc(g, layout);
     return std::make_shared<ForwardEntry>(ForwardEntry{pd, dnnl::convolution_forward(pd)});
   });
   paddle::memory::AllocationPtr src_scratch, filter_scratch, dst_scratch;
@@ -146,16 +150,46 @@ void ConvForward<float>(const ConvGeometry& g, const float* input, const float* 
   onednn::ThreadStream().wait();
 }
 
-template <>
-void ConvBackwardData<float>(const ConvGeometry& g, const float* out_grad, const float* filter,
-                             float* input_grad) {
-  if (Empty(g)) return Im2colConvBackwardData(g, out_grad, filter, input_grad);
-  auto entry = onednn::Cached<BackwardDataEntry>(Key("conv_bwd_data", g), [&] {
+// The layout every primitive of geometry g works on. Only 1x1 kernels are timed (see the top of
+// the file): a forward pass each way on scratch data, after one untimed pass that compiles it.
+ConvLayout ChooseConvLayout(const ConvGeometry& g) {
+  for (int64_t k : g.filter) {
+    if (k != 1) return ConvLayout::kOneDnnChoice;
+  }
+  auto choice = onednn::Cached<ConvLayout>(Key("conv_layout", g), [&] {
+    auto buffer = [](const DDim& dims) {
+      return paddle::memory::AllocUnique(CPUPlace(), dims.numel() * sizeof(float));
+    };
+    auto x = buffer(g.InputDims()), w = buffer(g.FilterDims()), y = buffer(g.OutputDims());
+    std::memset(x->ptr(), 0, x->size());
+    std::memset(w->ptr(), 0, w->size());
+    auto seconds = [&](ConvLayout layout) {
+      auto run = [&] {
+        OneDnnConvForward(g, layout, static_cast<float*>(x->ptr()), static_cast<float*>(w->ptr()),
+                          static_cast<float*>(y->ptr()));
+      };
+      run();
+      auto start = std::chrono::steady_clock::now();
+      run();
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    const double chosen = seconds(ConvLayout::kOneDnnChoice);
+    const double user = seconds(ConvLayout::kUser);
+    return std::make_shared<ConvLayout>(user < chosen ? ConvLayout::kUser
+                                                      : ConvLayout::kOneDnnChoice);
+  });
+  return *choice;
+}
+
+void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const float* out_grad,
+                            const float* filter, float* input_grad) {
+  auto entry = onednn::Cached<BackwardDataEntry>(Key("conv_bwd_data", g, layout), [&] {
     Window w(g);
     dnnl::convolution_backward_data::desc desc(
-        dnnl::algorithm::convolution_direct, InputDesc(g, false), FilterDesc(g, false),
-        OutputDesc(g, false), w.strides, w.dilations, w.pad_l, w.pad_r);
-    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::CpuEngine(), ForwardDesc(g));
+        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
+        OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
+    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::CpuEngine(),
+                                                       ForwardDesc(g, layout));
     return std::make_shared<BackwardDataEntry>(
         BackwardDataEntry{pd, dnnl::convolution_backward_data(pd)});
   });
@@ -174,17 +208,15 @@ void ConvBackwardData<float>(const ConvGeometry& g, const float* out_grad, const
   onednn::ThreadStream().wait();
 }
 
-template <>
-void ConvBackwardFilter<float>(const ConvGeometry& g, const float* input, const float* out_grad,
-                               float* filter_grad) {
-  if (Empty(g)) return Im2colConvBackwardFilter(g, input, out_grad, filter_grad);
-  auto entry = onednn::Cached<BackwardFilterEntry>(Key("conv_bwd_filter", g), [&] {
+void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const float* input,
+                              const float* out_grad, float* filter_grad) {
+  auto entry = onednn::Cached<BackwardFilterEntry>(Key("conv_bwd_filter", g, layout), [&] {
     Window w(g);
     dnnl::convolution_backward_weights::desc desc(
-        dnnl::algorithm::convolution_direct, InputDesc(g, false), FilterDesc(g, false),
-        OutputDesc(g, false), w.strides, w.dilations, w.pad_l, w.pad_r);
+        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
+        OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
     dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::CpuEngine(),
-                                                          ForwardDesc(g));
+                                                          ForwardDesc(g, layout));
     return std::make_shared<BackwardFilterEntry>(
         BackwardFilterEntry{pd, dnnl::convolution_backward_weights(pd)});
   });
@@ -201,6 +233,27 @@ void ConvBackwardFilter<float>(const ConvGeometry& g, const float* input, const 
       {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_WEIGHTS, diff_weights}});
   onednn::CopyBack(diff_weights, user_diff_weights);
   onednn::ThreadStream().wait();
+}
+
+template <>
+void ConvForward<float>(const ConvGeometry& g, const float* input, const float* filter,
+                        float* output) {
+  if (Empty(g)) return Im2colConvForward(g, input, filter, output);
+  OneDnnConvForward(g, ChooseConvLayout(g), input, filter, output);
+}
+
+template <>
+void ConvBackwardData<float>(const ConvGeometry& g, const float* out_grad, const float* filter,
+                             float* input_grad) {
+  if (Empty(g)) return Im2colConvBackwardData(g, out_grad, filter, input_grad);
+  OneDnnConvBackwardData(g, ChooseConvLayout(g), out_grad, filter, input_grad);
+}
+
+template <>
+void ConvBackwardFilter<float>(const ConvGeometry& g, const float* input, const float* out_grad,
+                               float* filter_grad) {
+  if (Empty(g)) return Im2colConvBackwardFilter(g, input, out_grad, filter_grad);
+  OneDnnConvBackwardFilter(g, ChooseConvLayout(g), input, out_grad, filter_grad);
 }
 
 }  // namespace paddle::funcs

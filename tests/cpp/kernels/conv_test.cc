@@ -4,6 +4,7 @@
 // enlarged output, and zero-size batches; and the geometry's errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
+#include "paddle/kernels/funcs/conv_onednn.h"
 
 namespace paddle::funcs {
 
@@ -56,26 +58,37 @@ ConvGeometry Geometry(const Case& c) {
 
 class ConvPathsTest : public ::testing::TestWithParam<Case> {};
 
+// Both layouts of the oneDNN path (its own choice, and the user's layout that 1x1 kernels may
+// be run in), and the dispatching routines, against im2col.
 TEST_P(ConvPathsTest, OneDnnMatchesIm2col) {
   const ConvGeometry g = Geometry(GetParam());
   const int64_t x_size = Numel(g.InputDims()), y_size = Numel(g.OutputDims());
   const int64_t w_size = Numel(g.FilterDims());
   std::vector<float> x = Random(x_size, 1), w = Random(w_size, 2), dy = Random(y_size, 3);
-
-  std::vector<float> y(y_size), y_ref(y_size);
-  ConvForward<float>(g, x.data(), w.data(), y.data());
+  std::vector<float> y_ref(y_size), dx_ref(x_size), dw_ref(w_size);
   Im2colConvForward<float>(g, x.data(), w.data(), y_ref.data());
-  ExpectNear(y, y_ref, "forward");
-
-  std::vector<float> dx(x_size, 7.0f), dx_ref(x_size);
-  ConvBackwardData<float>(g, dy.data(), w.data(), dx.data());
   Im2colConvBackwardData<float>(g, dy.data(), w.data(), dx_ref.data());
-  ExpectNear(dx, dx_ref, "backward data");
-
-  std::vector<float> dw(w_size, 7.0f), dw_ref(w_size);
-  ConvBackwardFilter<float>(g, x.data(), dy.data(), dw.data());
   Im2colConvBackwardFilter<float>(g, x.data(), dy.data(), dw_ref.data());
+
+  std::vector<float> y(y_size), dx(x_size, 7.0f), dw(w_size, 7.0f);
+  ConvForward<float>(g, x.data(), w.data(), y.data());
+  ConvBackwardData<float>(g, dy.data(), w.data(), dx.data());
+  ConvBackwardFilter<float>(g, x.data(), dy.data(), dw.data());
+  ExpectNear(y, y_ref, "forward");
+  ExpectNear(dx, dx_ref, "backward data");
   ExpectNear(dw, dw_ref, "backward filter");
+  if (g.batch == 0) return;  // the oneDNN routines take no zero-size dims
+  for (ConvLayout layout : {ConvLayout::kOneDnnChoice, ConvLayout::kUser}) {
+    const std::string name = layout == ConvLayout::kUser ? " (user layout)" : " (oneDNN's)";
+    std::fill(dx.begin(), dx.end(), 7.0f);
+    std::fill(dw.begin(), dw.end(), 7.0f);
+    OneDnnConvForward(g, layout, x.data(), w.data(), y.data());
+    OneDnnConvBackwardData(g, layout, dy.data(), w.data(), dx.data());
+    OneDnnConvBackwardFilter(g, layout, x.data(), dy.data(), dw.data());
+    ExpectNear(y, y_ref, "forward" + name);
+    ExpectNear(dx, dx_ref, "backward data" + name);
+    ExpectNear(dw, dw_ref, "backward filter" + name);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -90,10 +103,24 @@ INSTANTIATE_TEST_SUITE_P(
         Case{{1, 4, 5, 6, 7}, {8, 4, 2, 3, 2}, {1, 2, 1}, {1, 0, 1}, {1, 1, 2}, 1, "NCDHW"},
         Case{{1, 5, 6, 7, 4}, {6, 2, 2, 2, 2}, {2, 1, 1}, {0, 1, 1}, {1, 1, 1}, 2, "NDHWC"},
         Case{{0, 4, 5, 5}, {4, 4, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, "NCHW"},
+        Case{{2, 7, 5, 6}, {8, 3, 1, 1}, {2, 1}, {1, 0}, {1, 1}, 2, "NHWC"},
         // Transposed: x [N, C_x, ...], filter [C_x, C_out / groups, k...].
         Case{{2, 8, 4, 5}, {8, 3, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 1, "NCHW", true},
         Case{{1, 6, 3, 3}, {6, 2, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 3, "NCHW", true, {6, 6}},
         Case{{1, 3, 4, 6}, {6, 3, 2, 2}, {2, 1}, {0, 0}, {1, 2}, 1, "NHWC", true}));
+
+TEST(ConvLayoutTest, OnlyOneByOneKernelsMayUseTheUserLayout) {
+  const std::vector<int> strides{1, 1}, paddings{1, 1}, dilations{1, 1};
+  const std::string algorithm = "EXPLICIT", format = "NCHW";
+  ConvAttrs attrs{strides, paddings, algorithm, dilations, 1, format};
+  ConvGeometry g =
+      ConvolutionGeometry("conv2d", DDim({2, 16, 8, 8}), DDim({16, 16, 3, 3}), 2, attrs);
+  EXPECT_EQ(ChooseConvLayout(g), ConvLayout::kOneDnnChoice);
+  ConvGeometry one =
+      ConvolutionGeometry("conv2d", DDim({2, 16, 8, 8}), DDim({16, 16, 1, 1}), 2, attrs);
+  const ConvLayout first = ChooseConvLayout(one);
+  EXPECT_EQ(ChooseConvLayout(one), first);  // timed once, then kept
+}
 
 TEST(ConvGeometryTest, TransposedOutputSizeMustBeReachable) {
   const std::vector<int> strides{2, 2}, paddings{1, 1}, dilations{1, 1};
