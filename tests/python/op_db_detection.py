@@ -12,10 +12,13 @@ from detection_reference import (np_box_clip, np_box_coder, np_distribute_fpn_pr
                                  np_multiclass_nms3, np_nms, np_prior_box, np_yolo_box,
                                  np_yolo_loss, np_yolo_loss_grad, yolo_loss_parts)
 from harness import ErrorSample, OpInfo, Sample
-from op_db import program_op, uniform
 from paddle import _C_ops
 
 FORWARD_ONLY = "forward-only, as in Paddle: its results are selections, counts or fixed encodings"
+
+
+def uniform(rng, shape, low=-1.0, high=1.0):
+    return np.asarray(rng.uniform(low, high, size=shape))
 
 
 def rand_boxes(rng, n, extent=10.0, low=1.0, high=5.0):
@@ -198,6 +201,7 @@ def yolo_loss_grad_op(x, gt_box, gt_label, gt_score, objectness_mask, gt_match_m
                       anchors, anchor_mask, class_num, downsample_ratio, use_label_smooth=True,
                       scale_x_y=1.0):
     """The gradient as a Paddle training program holds it: yolov3_loss_grad."""
+    from op_db import program_op  # op_db imports this module's entries at its end
     inputs = {"X": x, "GTBox": gt_box, "GTLabel": gt_label, "ObjectnessMask": objectness_mask,
               "GTMatchMask": gt_match_mask, "Loss@GRAD": loss_grad}
     if gt_score is not None:

@@ -243,7 +243,18 @@ void DistributeFpnProposalsKernel(const Context& ctx, const DenseTensor& fpn_roi
       detection_detail::ImageCounts(rois_num, total, "distribute_fpn_proposals");
   const std::vector<int64_t> levels = funcs::FpnLevels<T>(
       fpn_rois.data<T>(), total, {min_level, max_level, refer_level, refer_scale, pixel_offset});
-  const int64_t num_levels = static_cast<int64_t>(multi_fpn_rois.size());
+  // A program from Paddle may leave out MultiLevelRoIsNum (it has no RoisNum input then), but
+  // not a level's RoIs.
+  const int64_t num_levels = static_cast<int64_t>(max_level) - min_level + 1;
+  PD_CHECK(static_cast<int64_t>(multi_fpn_rois.size()) == num_levels,
+           errors::InvalidArgument("distribute_fpn_proposals: output 'multi_fpn_rois' has ",
+                                   multi_fpn_rois.size(), " tensors, expected one per level (",
+                                   num_levels, ")"));
+  PD_CHECK(multi_level_rois_num.empty() ||
+               static_cast<int64_t>(multi_level_rois_num.size()) == num_levels,
+           errors::InvalidArgument("distribute_fpn_proposals: output 'multi_level_rois_num' has ",
+                                   multi_level_rois_num.size(),
+                                   " tensors, expected one per level (", num_levels, ")"));
   const int64_t images = static_cast<int64_t>(counts.size());
   // Each level's RoIs by image, then in their order; each RoI's row in the levels' concatenation.
   std::vector<std::vector<T>> level_rois(num_levels);
@@ -265,7 +276,9 @@ void DistributeFpnProposalsKernel(const Context& ctx, const DenseTensor& fpn_roi
   for (int64_t l = 0; l < num_levels; ++l) {
     const int64_t size = static_cast<int64_t>(level_members[l].size());
     detection_detail::CopyToTensor(ctx, level_rois[l], DDim({size, 4}), multi_fpn_rois[l]);
-    detection_detail::CopyToTensor(ctx, level_counts[l], DDim({images}), multi_level_rois_num[l]);
+    if (!multi_level_rois_num.empty()) {
+      detection_detail::CopyToTensor(ctx, level_counts[l], DDim({images}), multi_level_rois_num[l]);
+    }
     for (int64_t member : level_members[l]) restore[member] = row++;
   }
 }

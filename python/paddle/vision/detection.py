@@ -6,8 +6,8 @@ sorts by score and runs the `nms` op per category."""
 import numbers
 
 from .. import _C_ops
-from ..base.generated_api import flatten
-from ..tensor._helpers import Tensor, as_int, as_int_list, check_tensor
+from ..base.generated_api import cast, flatten
+from ..tensor._helpers import DataType, Tensor, as_int, as_int_list, check_tensor
 from ..tensor.manipulation import concat, gather
 from ..tensor.search import argsort, nonzero, sort
 
@@ -215,11 +215,14 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nm
                        pixel_offset=False, return_rois_num=False, name=None):
     """RPN proposals: returns (rpn_rois [R, 4], rpn_roi_probs [R, 1], rpn_rois_num [N] int32, or
     None unless return_rois_num) from scores [N, A, H, W], bbox_deltas [N, 4A, H, W], the image
-    sizes img_size [N, 2] (height, width) and the anchors and variances [H, W, A, 4]."""
+    sizes img_size [N, 2] (height, width; float32 or float64 whatever the scores' dtype, as
+    Paddle documents) and the anchors and variances [H, W, A, 4]."""
     api = "generate_proposals"
     for value, arg in ((scores, "scores"), (bbox_deltas, "bbox_deltas"), (img_size, "img_size"),
                        (anchors, "anchors"), (variances, "variances")):
         check_tensor(value, api, arg)
+    if img_size.dtype != scores.dtype and img_size.dtype in (DataType.FLOAT32, DataType.FLOAT64):
+        img_size = cast(img_size, scores.dtype)
     rois, probs, rois_num = _C_ops.generate_proposals(
         scores, bbox_deltas, img_size, anchors, variances,
         as_int(pre_nms_top_n, api, "pre_nms_top_n"), as_int(post_nms_top_n, api, "post_nms_top_n"),
