@@ -251,7 +251,7 @@ def yolo_loss_parts(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore
             ious = [center_iou((0, 0, anchors[2 * a] / input_size, anchors[2 * a + 1] / input_size),
                                (0, 0, gw, gh)) for a in range(len(anchors) // 2)]
             best = int(np.argmax(ious)) if max(ious) > 0 else 0
-            slot = anchor_mask.index(best) if best in anchor_mask else -1
+            slot = anchor_mask.index(best) if best in anchor_mask and h else -1
             match[i, t] = slot
             if slot < 0:
                 continue

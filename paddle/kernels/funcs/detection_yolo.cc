@@ -250,7 +250,8 @@ void YoloLoss(const T* x, const T* gt_box, const int32_t* gt_label, const T* gt_
       }
       const Box<T> gt = GroundTruth(gt_box, g);
       const int64_t anchor = BestAnchor(gt, attrs, input_size);
-      const int64_t slot = MaskSlot(attrs.anchor_mask, anchor);
+      // An empty grid has no cell to match.
+      const int64_t slot = h == 0 ? -1 : MaskSlot(attrs.anchor_mask, anchor);
       gt_match_mask[g] = static_cast<int32_t>(slot);
       if (slot < 0) continue;
       const int64_t gi = CellOf(gt.x, h), gj = CellOf(gt.y, h);
@@ -299,9 +300,10 @@ void YoloLossGrad(const T* x, const T* gt_box, const int32_t* gt_label, const T*
       const int64_t g = i * b + t;
       const int64_t slot = gt_match_mask[g];
       if (slot < 0) continue;
-      PD_CHECK(slot < layout.slots,
+      PD_CHECK(slot < layout.slots && h > 0,
                errors::InvalidArgument("yolo_loss_grad: argument 'gt_match_mask' holds ", slot,
-                                       ", but there are ", layout.slots, " anchor_mask slots"));
+                                       ", but there are ", layout.slots, " anchor_mask slots and ",
+                                       h * h, " cells"));
       const Box<T> gt = GroundTruth(gt_box, g);
       const int64_t anchor = attrs.anchor_mask[slot];
       const int64_t gi = CellOf(gt.x, h), gj = CellOf(gt.y, h);
