@@ -1612,8 +1612,10 @@ OP_DB += PIXEL_SHUFFLE_OPS
 # The entries of the later op families, one module each.
 from op_db_act import ACT_OPS  # noqa: E402
 from op_db_conv import CONV_OPS  # noqa: E402
+from op_db_detection import DETECTION_OPS  # noqa: E402
 from op_db_layout import LAYOUT_OPS  # noqa: E402
 from op_db_norm import NORMALIZATION_OPS  # noqa: E402
 from op_db_resample import RESAMPLE_OPS  # noqa: E402
 
-OP_DB += ACT_OPS + CONV_OPS + LAYOUT_OPS + NORMALIZATION_OPS + RESAMPLE_OPS
+OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS
+          + RESAMPLE_OPS)

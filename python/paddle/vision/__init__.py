@@ -1,0 +1,2 @@
+"""paddle.vision: the vision ops (paddle.vision.ops)."""
+from . import ops  # noqa: F401
