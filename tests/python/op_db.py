@@ -1612,3 +1612,7 @@ OP_DB += PIXEL_SHUFFLE_OPS
 from op_db_conv import CONV_OPS  # noqa: E402
 
 OP_DB += CONV_OPS
+
+from op_db_pool import POOL_OPS  # noqa: E402
+
+OP_DB += POOL_OPS
