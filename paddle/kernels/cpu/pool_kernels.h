@@ -37,9 +37,10 @@ void PoolKernel(const Context& ctx, const DenseTensor& x, const std::vector<int>
                 bool global_pooling, bool adaptive, const std::string& padding_algorithm,
                 DenseTensor* out) {
   const char* op = pool_detail::PoolOp(pool_detail::SpatialRank(x));
-  funcs::PoolGeometry g = pool_detail::Geometry(
-      op, x, {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
-              padding_algorithm});
+  funcs::PoolGeometry g =
+      pool_detail::Geometry(op, x,
+                            {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                             adaptive, padding_algorithm});
   funcs::PoolMode mode = funcs::ParsePoolMode(op, pooling_type, exclusive, adaptive);
   T* y = ctx.template Alloc<T>(out);
   if (out->numel() > 0) funcs::PoolForward<T>(g, mode, x.data<T>(), y);
@@ -53,9 +54,10 @@ void PoolGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor&
                     const std::string& pooling_type, bool global_pooling, bool adaptive,
                     const std::string& padding_algorithm, DenseTensor* x_grad) {
   const char* op = pool_detail::SpatialRank(x) == 2 ? "pool2d_grad" : "pool3d_grad";
-  funcs::PoolGeometry g = pool_detail::Geometry(
-      op, x, {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
-              padding_algorithm});
+  funcs::PoolGeometry g =
+      pool_detail::Geometry(op, x,
+                            {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                             adaptive, padding_algorithm});
   funcs::PoolMode mode = funcs::ParsePoolMode(op, pooling_type, exclusive, adaptive);
   T* dx = ctx.template Alloc<T>(x_grad);
   if (x_grad->numel() == 0) return;
@@ -73,13 +75,13 @@ void PoolDoubleGradKernel(const Context& ctx, const DenseTensor& x, const DenseT
                           const std::vector<int>& kernel_size, const std::vector<int>& strides,
                           const std::vector<int>& paddings, bool ceil_mode, bool exclusive,
                           const std::string& data_format, const std::string& pooling_type,
-                          bool global_pooling, bool adaptive,
-                          const std::string& padding_algorithm, DenseTensor* grad_out_grad) {
-  const char* op =
-      pool_detail::SpatialRank(x) == 2 ? "pool2d_double_grad" : "pool3d_double_grad";
-  funcs::PoolGeometry g = pool_detail::Geometry(
-      op, x, {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
-              padding_algorithm});
+                          bool global_pooling, bool adaptive, const std::string& padding_algorithm,
+                          DenseTensor* grad_out_grad) {
+  const char* op = pool_detail::SpatialRank(x) == 2 ? "pool2d_double_grad" : "pool3d_double_grad";
+  funcs::PoolGeometry g =
+      pool_detail::Geometry(op, x,
+                            {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                             adaptive, padding_algorithm});
   funcs::PoolMode mode = funcs::ParsePoolMode(op, pooling_type, exclusive, adaptive);
   T* y = ctx.template Alloc<T>(grad_out_grad);
   if (grad_out_grad->numel() == 0) return;
@@ -98,10 +100,10 @@ void LpPool2dKernel(const Context& ctx, const DenseTensor& x, const std::vector<
                     bool ceil_mode, bool exclusive, const std::string& data_format,
                     const std::string& pooling_type, bool global_pooling, bool adaptive,
                     const std::string& padding_algorithm, float norm_type, DenseTensor* out) {
-  funcs::PoolGeometry g = pool_detail::Geometry(
-      "lp_pool2d", x,
-      {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
-       padding_algorithm});
+  funcs::PoolGeometry g =
+      pool_detail::Geometry("lp_pool2d", x,
+                            {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                             adaptive, padding_algorithm});
   T* y = ctx.template Alloc<T>(out);
   if (out->numel() > 0) funcs::LpPoolForward<T>(g, norm_type, x.data<T>(), y);
 }

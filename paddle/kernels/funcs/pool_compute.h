@@ -19,8 +19,8 @@ namespace paddle::funcs {
 template <typename T>
 void PoolForward(const PoolGeometry& g, PoolMode mode, const T* x, T* out);
 template <typename T>
-void PoolBackward(const PoolGeometry& g, PoolMode mode, const T* x, const T* out,
-                  const T* out_grad, T* x_grad);
+void PoolBackward(const PoolGeometry& g, PoolMode mode, const T* x, const T* out, const T* out_grad,
+                  T* x_grad);
 
 // The loops behind the routines above, for every type; the tests compare oneDNN with them.
 template <typename T>

@@ -67,10 +67,9 @@ void ReadPaddings(const char* op, const char* name, const std::vector<int>& p, i
 int64_t OutputSize(const char* op, int d, int64_t in, int64_t k, int64_t before, int64_t after,
                    int64_t stride, bool ceil_mode) {
   const int64_t span = in + before + after - k;
-  PD_CHECK(span >= 0,
-           errors::InvalidArgument(op, ": the padded input (size ", in, " + padding ",
-                                   before + after, " in spatial dim ", d,
-                                   ") is smaller than the kernel (", k, ")"));
+  PD_CHECK(span >= 0, errors::InvalidArgument(op, ": the padded input (size ", in, " + padding ",
+                                              before + after, " in spatial dim ", d,
+                                              ") is smaller than the kernel (", k, ")"));
   return (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
 }
 
@@ -79,9 +78,9 @@ int64_t OutputSize(const char* op, int d, int64_t in, int64_t k, int64_t before,
 // place it there).
 void CheckWindowsOverlapInput(const char* op, const PoolGeometry& g, int d,
                               const std::vector<int>& paddings) {
-  PD_CHECK(g.input[d] > 0, errors::InvalidArgument(op, ": argument 'x' is empty in spatial dim ",
-                                                   d, "; pooling needs an element in every "
-                                                      "window"));
+  PD_CHECK(g.input[d] > 0, errors::InvalidArgument(op, ": argument 'x' is empty in spatial dim ", d,
+                                                   "; pooling needs an element in every "
+                                                   "window"));
   const int64_t last_begin = (g.output[d] - 1) * g.strides[d] - g.pad_before[d];
   PD_CHECK(g.pad_before[d] < g.kernel[d] && last_begin < g.input[d],
            errors::InvalidArgument(op, ": 'paddings' ", Join(paddings),
@@ -169,8 +168,9 @@ PoolGeometry PoolingGeometry(const char* op, const DDim& x, int spatial_rank,
     g.output.assign(spatial_rank, 1);
     for (int i = 0; i < spatial_rank; ++i) {
       PD_CHECK(Unknown(g.input[i]) || g.input[i] > 0,
-               errors::InvalidArgument(op, ": global pooling needs a non-empty input, received "
-                                           "shape ",
+               errors::InvalidArgument(op,
+                                       ": global pooling needs a non-empty input, received "
+                                       "shape ",
                                        x.ToString()));
     }
     return g;
@@ -182,8 +182,9 @@ PoolGeometry PoolingGeometry(const char* op, const DDim& x, int spatial_rank,
     g.pad_after.assign(spatial_rank, 0);
     for (int i = 0; i < spatial_rank; ++i) {
       PD_CHECK(Unknown(g.input[i]) || g.input[i] > 0,
-               errors::InvalidArgument(op, ": adaptive pooling needs a non-empty input, "
-                                           "received shape ",
+               errors::InvalidArgument(op,
+                                       ": adaptive pooling needs a non-empty input, "
+                                       "received shape ",
                                        x.ToString()));
     }
     return g;
@@ -202,8 +203,8 @@ PoolGeometry PoolingGeometry(const char* op, const DDim& x, int spatial_rank,
       g.output.push_back(-1);
       continue;
     }
-    g.output.push_back(OutputSize(op, i, g.input[i], g.kernel[i], g.pad_before[i],
-                                  g.pad_after[i], g.strides[i], attrs.ceil_mode));
+    g.output.push_back(OutputSize(op, i, g.input[i], g.kernel[i], g.pad_before[i], g.pad_after[i],
+                                  g.strides[i], attrs.ceil_mode));
     CheckWindowsOverlapInput(op, g, i, attrs.paddings);
   }
   return g;
@@ -238,8 +239,7 @@ int64_t UnpoolGeometry::OutputPlane() const {
 
 UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indices,
                                  int spatial_rank, const std::vector<int>& ksize,
-                                 const std::vector<int>& strides,
-                                 const std::vector<int>& paddings,
+                                 const std::vector<int>& strides, const std::vector<int>& paddings,
                                  const std::vector<int>& output_size,
                                  const std::string& data_format) {
   static const char* const kFormats[] = {"NCL", "NCHW", "NCDHW"};
@@ -253,9 +253,8 @@ UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indi
   for (int i = 0; same_shape && i < x.size(); ++i) {
     same_shape = x[i] == indices[i] || Unknown(x[i]) || Unknown(indices[i]);
   }
-  PD_CHECK(same_shape,
-           errors::InvalidArgument(op, ": 'indices' must have the shape of 'x' ", x.ToString(),
-                                   ", received ", indices.ToString()));
+  PD_CHECK(same_shape, errors::InvalidArgument(op, ": 'indices' must have the shape of 'x' ",
+                                               x.ToString(), ", received ", indices.ToString()));
   std::vector<int64_t> k = PerDim(op, "ksize", ksize, spatial_rank);
   std::vector<int64_t> s = PerDim(op, "strides", strides, spatial_rank);
   std::vector<int64_t> before, after;
@@ -263,8 +262,7 @@ UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indi
   const bool given = std::any_of(output_size.begin(), output_size.end(), [](int v) { return v; });
   PD_CHECK(!given || static_cast<int>(output_size.size()) == spatial_rank,
            errors::InvalidArgument(op, ": 'output_size' must have ", spatial_rank,
-                                   " values (one per spatial dim), received ",
-                                   Join(output_size)));
+                                   " values (one per spatial dim), received ", Join(output_size)));
   UnpoolGeometry g;
   g.batch = x[0];
   g.channels = x[1];
@@ -274,10 +272,9 @@ UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indi
     int64_t size = given ? output_size[i] : -1;
     if (!given && !Unknown(in)) size = (in - 1) * s[i] - before[i] - after[i] + k[i];
     PD_CHECK(Unknown(size) || size > 0 || (!given && in == 0),
-             errors::InvalidArgument(op, ": the output would have size ", size,
-                                     " in spatial dim ", i, " for 'x' of shape ", x.ToString(),
-                                     " ('output_size' ", Join(output_size),
-                                     "); it must be positive"));
+             errors::InvalidArgument(op, ": the output would have size ", size, " in spatial dim ",
+                                     i, " for 'x' of shape ", x.ToString(), " ('output_size' ",
+                                     Join(output_size), "); it must be positive"));
     g.output.push_back(std::max<int64_t>(size, Unknown(size) ? -1 : 0));
   }
   return g;

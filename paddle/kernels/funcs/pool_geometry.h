@@ -82,8 +82,7 @@ struct UnpoolGeometry {
 
 UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indices,
                                  int spatial_rank, const std::vector<int>& ksize,
-                                 const std::vector<int>& strides,
-                                 const std::vector<int>& paddings,
+                                 const std::vector<int>& strides, const std::vector<int>& paddings,
                                  const std::vector<int>& output_size,
                                  const std::string& data_format);
 

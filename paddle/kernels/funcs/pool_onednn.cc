@@ -5,7 +5,9 @@
 // average modes agree with Paddle's divisors (the window's input elements, or the whole kernel).
 // Max pooling's backward needs the forward's workspace (the argmax of each window); the op does
 // not keep it, so the backward recomputes it with a forward_training pass.
-// Adaptive bins and geometries with an empty dim run on the loops (pool_loops.cc).
+// An adaptive pooling whose bins are all alike (each input size a multiple of the output size,
+// as in the global average pooling closing most CNNs) is the strided pooling it equals; other
+// adaptive bins and geometries with an empty dim run on the loops (pool_loops.cc).
 #include <algorithm>
 #include <string>
 
@@ -21,11 +23,24 @@ namespace {
 using Tag = dnnl::memory::format_tag;
 
 bool OnOnednn(const PoolGeometry& g) {
-  if (g.adaptive || g.batch == 0 || g.channels == 0) return false;
+  if (g.batch == 0 || g.channels == 0) return false;
   for (int d = 0; d < g.spatial_rank(); ++d) {
     if (g.input[d] == 0 || g.output[d] == 0) return false;
+    if (g.adaptive && g.input[d] % g.output[d] != 0) return false;
   }
   return true;
+}
+
+// The strided pooling an adaptive one with equal bins is: kernel = stride = in / out.
+PoolGeometry Strided(const PoolGeometry& g) {
+  if (!g.adaptive) return g;
+  PoolGeometry s = g;
+  s.adaptive = false;
+  for (int d = 0; d < g.spatial_rank(); ++d) {
+    s.kernel[d] = s.strides[d] = g.input[d] / g.output[d];
+    s.pad_before[d] = s.pad_after[d] = 0;
+  }
+  return s;
 }
 
 dnnl::algorithm Algorithm(PoolMode mode) {
@@ -111,8 +126,9 @@ dnnl::memory User(const dnnl::memory::desc& desc, const float* data) {
 }  // namespace
 
 template <>
-void PoolForward<float>(const PoolGeometry& g, PoolMode mode, const float* x, float* out) {
-  if (!OnOnednn(g)) return LoopPoolForward(g, mode, x, out);
+void PoolForward<float>(const PoolGeometry& geometry, PoolMode mode, const float* x, float* out) {
+  if (!OnOnednn(geometry)) return LoopPoolForward(geometry, mode, x, out);
+  const PoolGeometry g = Strided(geometry);
   auto entry = Forward(g, mode, dnnl::prop_kind::forward_inference);
   entry->primitive.execute(onednn::ThreadStream(),
                            {{DNNL_ARG_SRC, User(DataDesc(g, g.input), x)},
@@ -121,15 +137,15 @@ void PoolForward<float>(const PoolGeometry& g, PoolMode mode, const float* x, fl
 }
 
 template <>
-void PoolBackward<float>(const PoolGeometry& g, PoolMode mode, const float* x, const float* out,
-                         const float* out_grad, float* x_grad) {
-  if (!OnOnednn(g)) return LoopPoolBackward(g, mode, x, out, out_grad, x_grad);
+void PoolBackward<float>(const PoolGeometry& geometry, PoolMode mode, const float* x,
+                         const float* out, const float* out_grad, float* x_grad) {
+  if (!OnOnednn(geometry)) return LoopPoolBackward(geometry, mode, x, out, out_grad, x_grad);
+  const PoolGeometry g = Strided(geometry);
   auto forward = Forward(g, mode, dnnl::prop_kind::forward_training);
   auto entry = onednn::Cached<BackwardEntry>(Key("pool_bwd", g, mode), [&] {
     Window w(g);
-    dnnl::pooling_backward::desc desc(Algorithm(mode), DataDesc(g, g.input),
-                                      DataDesc(g, g.output), w.strides, w.kernel, w.pad_l,
-                                      w.pad_r);
+    dnnl::pooling_backward::desc desc(Algorithm(mode), DataDesc(g, g.input), DataDesc(g, g.output),
+                                      w.strides, w.kernel, w.pad_l, w.pad_r);
     dnnl::pooling_backward::primitive_desc pd(desc, onednn::CpuEngine(), forward->desc);
     return std::make_shared<BackwardEntry>(BackwardEntry{pd, dnnl::pooling_backward(pd)});
   });
@@ -137,7 +153,8 @@ void PoolBackward<float>(const PoolGeometry& g, PoolMode mode, const float* x, c
   dnnl::memory diff_dst = User(DataDesc(g, g.output), out_grad);
   dnnl::memory diff_src = User(DataDesc(g, g.input), x_grad);
   if (mode != PoolMode::kMax) {
-    entry->primitive.execute(stream, {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_SRC, diff_src}});
+    entry->primitive.execute(stream,
+                             {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_SRC, diff_src}});
     stream.wait();
     return;
   }

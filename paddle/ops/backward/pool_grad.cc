@@ -39,14 +39,14 @@ Tensor Planes(const Tensor& t) { return reshape(t, PlaneShape(t.dims())); }
 }  // namespace
 
 void pool2d_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
-                 const Ints& kernel_size, const Ints& strides, const Ints& paddings,
-                 bool ceil_mode, bool exclusive, const std::string& data_format,
-                 const std::string& pooling_type, bool global_pooling, bool adaptive,
-                 const std::string& padding_algorithm, Tensor* x_grad) {
+                 const Ints& kernel_size, const Ints& strides, const Ints& paddings, bool ceil_mode,
+                 bool exclusive, const std::string& data_format, const std::string& pooling_type,
+                 bool global_pooling, bool adaptive, const std::string& padding_algorithm,
+                 Tensor* x_grad) {
   if (!x_grad) return;
-  *x_grad = ops::pool2d_grad(x, out, out_grad, kernel_size, strides, paddings, ceil_mode,
-                             exclusive, data_format, pooling_type, global_pooling, adaptive,
-                             padding_algorithm);
+  *x_grad =
+      ops::pool2d_grad(x, out, out_grad, kernel_size, strides, paddings, ceil_mode, exclusive,
+                       data_format, pooling_type, global_pooling, adaptive, padding_algorithm);
 }
 
 void pool2d_grad_grad(const Tensor& x, const Tensor& x_grad_grad, const Ints& kernel_size,
@@ -69,20 +69,20 @@ void pool2d_double_grad_grad(const Tensor& x, const Tensor& grad_out_grad_grad,
   if (!grad_x_grad_grad) return;
   Tensor out = ops::pool2d(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format,
                            pooling_type, global_pooling, adaptive, padding_algorithm);
-  *grad_x_grad_grad = ops::pool2d_grad(x, out, grad_out_grad_grad, kernel_size, strides,
-                                       paddings, ceil_mode, exclusive, data_format, pooling_type,
+  *grad_x_grad_grad = ops::pool2d_grad(x, out, grad_out_grad_grad, kernel_size, strides, paddings,
+                                       ceil_mode, exclusive, data_format, pooling_type,
                                        global_pooling, adaptive, padding_algorithm);
 }
 
 void pool3d_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
-                 const Ints& kernel_size, const Ints& strides, const Ints& paddings,
-                 bool ceil_mode, bool exclusive, const std::string& data_format,
-                 const std::string& pooling_type, bool global_pooling, bool adaptive,
-                 const std::string& padding_algorithm, Tensor* x_grad) {
+                 const Ints& kernel_size, const Ints& strides, const Ints& paddings, bool ceil_mode,
+                 bool exclusive, const std::string& data_format, const std::string& pooling_type,
+                 bool global_pooling, bool adaptive, const std::string& padding_algorithm,
+                 Tensor* x_grad) {
   if (!x_grad) return;
-  *x_grad = ops::pool3d_grad(x, out, out_grad, kernel_size, strides, paddings, ceil_mode,
-                             exclusive, data_format, pooling_type, global_pooling, adaptive,
-                             padding_algorithm);
+  *x_grad =
+      ops::pool3d_grad(x, out, out_grad, kernel_size, strides, paddings, ceil_mode, exclusive,
+                       data_format, pooling_type, global_pooling, adaptive, padding_algorithm);
 }
 
 void pool3d_grad_grad(const Tensor& x, const Tensor& x_grad_grad, const Ints& kernel_size,
@@ -104,8 +104,8 @@ void pool3d_double_grad_grad(const Tensor& x, const Tensor& grad_out_grad_grad,
   if (!grad_x_grad_grad) return;
   Tensor out = ops::pool3d(x, kernel_size, strides, paddings, ceil_mode, exclusive, data_format,
                            pooling_type, global_pooling, adaptive, padding_algorithm);
-  *grad_x_grad_grad = ops::pool3d_grad(x, out, grad_out_grad_grad, kernel_size, strides,
-                                       paddings, ceil_mode, exclusive, data_format, pooling_type,
+  *grad_x_grad_grad = ops::pool3d_grad(x, out, grad_out_grad_grad, kernel_size, strides, paddings,
+                                       ceil_mode, exclusive, data_format, pooling_type,
                                        global_pooling, adaptive, padding_algorithm);
 }
 
@@ -119,9 +119,9 @@ void lp_pool2d_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
                     Tensor* x_grad) {
   if (!x_grad) return;
   const std::string avg = "avg";
-  Tensor counts = ops::lp_pool2d(full_like(x, 1.0), kernel_size, strides, paddings, ceil_mode,
-                                 true, data_format, avg, global_pooling, adaptive,
-                                 padding_algorithm, 1.0f);
+  Tensor counts =
+      ops::lp_pool2d(full_like(x, 1.0), kernel_size, strides, paddings, ceil_mode, true,
+                     data_format, avg, global_pooling, adaptive, padding_algorithm, 1.0f);
   Tensor sums = multiply(multiply(out_grad, pow(out, 1.0 - norm_type)), counts);
   Tensor spread = ops::pool2d_grad(x, out, sums, kernel_size, strides, paddings, ceil_mode, true,
                                    data_format, avg, global_pooling, adaptive, padding_algorithm);
@@ -133,8 +133,8 @@ void max_pool2d_with_index_grad(const Tensor& x, const Tensor& mask, const Tenso
                                 Tensor* x_grad) {
   if (!x_grad) return;
   Tensor zeros = full(PlaneShape(x.dims()), 0.0, out_grad.dtype(), out_grad.place());
-  *x_grad = reshape(put_along_axis(zeros, Planes(mask), Planes(out_grad), 2, "add"),
-                    x.dims().ToVector());
+  *x_grad =
+      reshape(put_along_axis(zeros, Planes(mask), Planes(out_grad), 2, "add"), x.dims().ToVector());
 }
 
 void max_pool3d_with_index_grad(const Tensor& x, const Tensor& mask, const Tensor& out_grad,
@@ -148,8 +148,7 @@ void unpool_grad(const Tensor& x, const Tensor& indices, const Tensor& out_grad,
   *x_grad = reshape(take_along_axis(Planes(out_grad), Planes(indices), 2), x.dims().ToVector());
 }
 
-void unpool3d_grad(const Tensor& x, const Tensor& indices, const Tensor& out_grad,
-                   Tensor* x_grad) {
+void unpool3d_grad(const Tensor& x, const Tensor& indices, const Tensor& out_grad, Tensor* x_grad) {
   unpool_grad(x, indices, out_grad, x_grad);
 }
 

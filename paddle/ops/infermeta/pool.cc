@@ -23,8 +23,8 @@ PoolGeometry Forward(const char* op, int rank, const TensorMeta& x, const PoolAt
 void CheckShape(const char* op, const char* name, const TensorMeta& t, const DDim& expected,
                 const char* what) {
   PD_CHECK(ShapesAgree(t.dims, expected),
-           errors::InvalidArgument(op, ": '", name, "' must have ", what, " ",
-                                   expected.ToString(), ", received ", t.dims.ToString()));
+           errors::InvalidArgument(op, ": '", name, "' must have ", what, " ", expected.ToString(),
+                                   ", received ", t.dims.ToString()));
 }
 
 void CheckDtype(const char* op, const char* name, const TensorMeta& t, const TensorMeta& x) {
@@ -76,8 +76,8 @@ void Unpool(const char* op, int rank, const TensorMeta& x, const TensorMeta& ind
   PD_CHECK(indices.dtype == DataType::INT32 || indices.dtype == DataType::INT64,
            errors::InvalidArgument(op, ": 'indices' must be an int32 or int64 tensor, received ",
                                    DataTypeName(indices.dtype)));
-  funcs::UnpoolGeometry g = funcs::UnpoolingGeometry(op, x.dims, indices.dims, rank, ksize,
-                                                     strides, paddings, output_size, data_format);
+  funcs::UnpoolGeometry g = funcs::UnpoolingGeometry(op, x.dims, indices.dims, rank, ksize, strides,
+                                                     paddings, output_size, data_format);
   out->dims = g.OutputDims();
   out->dtype = x.dtype;
 }
@@ -90,8 +90,8 @@ void Pool2dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_siz
                      const std::string& pooling_type, bool global_pooling, bool adaptive,
                      const std::string& padding_algorithm, TensorMeta* out) {
   PoolGeometry g = Forward("pool2d", 2, x,
-                           {kernel_size, strides, paddings, ceil_mode, data_format,
-                            global_pooling, adaptive, padding_algorithm},
+                           {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                            adaptive, padding_algorithm},
                            pooling_type, exclusive);
   out->dims = g.OutputDims();
   out->dtype = x.dtype;
@@ -103,8 +103,8 @@ void Pool3dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_siz
                      const std::string& pooling_type, bool global_pooling, bool adaptive,
                      const std::string& padding_algorithm, TensorMeta* out) {
   PoolGeometry g = Forward("pool3d", 3, x,
-                           {kernel_size, strides, paddings, ceil_mode, data_format,
-                            global_pooling, adaptive, padding_algorithm},
+                           {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling,
+                            adaptive, padding_algorithm},
                            pooling_type, exclusive);
   out->dims = g.OutputDims();
   out->dtype = x.dtype;
@@ -112,11 +112,10 @@ void Pool3dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_siz
 
 void Pool2dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const TensorMeta& out_grad,
                          const std::vector<int32_t>& kernel_size,
-                         const std::vector<int32_t>& strides,
-                         const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
-                         const std::string& data_format, const std::string& pooling_type,
-                         bool global_pooling, bool adaptive, const std::string& padding_algorithm,
-                         TensorMeta* x_grad) {
+                         const std::vector<int32_t>& strides, const std::vector<int32_t>& paddings,
+                         bool ceil_mode, bool exclusive, const std::string& data_format,
+                         const std::string& pooling_type, bool global_pooling, bool adaptive,
+                         const std::string& padding_algorithm, TensorMeta* x_grad) {
   Grad("pool2d_grad", 2, x, out, out_grad,
        {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
         padding_algorithm},
@@ -125,11 +124,10 @@ void Pool2dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const Tenso
 
 void Pool3dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const TensorMeta& out_grad,
                          const std::vector<int32_t>& kernel_size,
-                         const std::vector<int32_t>& strides,
-                         const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
-                         const std::string& data_format, const std::string& pooling_type,
-                         bool global_pooling, bool adaptive, const std::string& padding_algorithm,
-                         TensorMeta* x_grad) {
+                         const std::vector<int32_t>& strides, const std::vector<int32_t>& paddings,
+                         bool ceil_mode, bool exclusive, const std::string& data_format,
+                         const std::string& pooling_type, bool global_pooling, bool adaptive,
+                         const std::string& padding_algorithm, TensorMeta* x_grad) {
   Grad("pool3d_grad", 3, x, out, out_grad,
        {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
         padding_algorithm},
@@ -139,11 +137,10 @@ void Pool3dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const Tenso
 void Pool2dDoubleGradInferMeta(const TensorMeta& x, const TensorMeta& grad_x_grad,
                                const std::vector<int32_t>& kernel_size,
                                const std::vector<int32_t>& strides,
-                               const std::vector<int32_t>& paddings, bool ceil_mode,
-                               bool exclusive, const std::string& data_format,
-                               const std::string& pooling_type, bool global_pooling,
-                               bool adaptive, const std::string& padding_algorithm,
-                               TensorMeta* grad_out_grad) {
+                               const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
+                               const std::string& data_format, const std::string& pooling_type,
+                               bool global_pooling, bool adaptive,
+                               const std::string& padding_algorithm, TensorMeta* grad_out_grad) {
   DoubleGrad("pool2d_double_grad", 2, x, grad_x_grad,
              {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
               padding_algorithm},
@@ -153,11 +150,10 @@ void Pool2dDoubleGradInferMeta(const TensorMeta& x, const TensorMeta& grad_x_gra
 void Pool3dDoubleGradInferMeta(const TensorMeta& x, const TensorMeta& grad_x_grad,
                                const std::vector<int32_t>& kernel_size,
                                const std::vector<int32_t>& strides,
-                               const std::vector<int32_t>& paddings, bool ceil_mode,
-                               bool exclusive, const std::string& data_format,
-                               const std::string& pooling_type, bool global_pooling,
-                               bool adaptive, const std::string& padding_algorithm,
-                               TensorMeta* grad_out_grad) {
+                               const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
+                               const std::string& data_format, const std::string& pooling_type,
+                               bool global_pooling, bool adaptive,
+                               const std::string& padding_algorithm, TensorMeta* grad_out_grad) {
   DoubleGrad("pool3d_double_grad", 3, x, grad_x_grad,
              {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
               padding_algorithm},
@@ -173,10 +169,9 @@ void LpPool2dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_s
            errors::InvalidArgument("lp_pool2d: 'norm_type' must be finite and non-zero, "
                                    "received ",
                                    norm_type));
-  PoolGeometry g = funcs::PoolingGeometry(
-      "lp_pool2d", x.dims, 2,
-      {kernel_size, strides, paddings, ceil_mode, data_format, global_pooling, adaptive,
-       padding_algorithm});
+  PoolGeometry g = funcs::PoolingGeometry("lp_pool2d", x.dims, 2,
+                                          {kernel_size, strides, paddings, ceil_mode, data_format,
+                                           global_pooling, adaptive, padding_algorithm});
   out->dims = g.OutputDims();
   out->dtype = x.dtype;
 }
@@ -184,19 +179,17 @@ void LpPool2dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_s
 void MaxPool2dWithIndexInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_size,
                                  const std::vector<int32_t>& strides,
                                  const std::vector<int32_t>& paddings, bool global_pooling,
-                                 bool adaptive, bool ceil_mode, TensorMeta* out,
-                                 TensorMeta* mask) {
-  WithIndex("max_pool2d_with_index", 2, x, kernel_size, strides, paddings, global_pooling,
-            adaptive, ceil_mode, out, mask);
+                                 bool adaptive, bool ceil_mode, TensorMeta* out, TensorMeta* mask) {
+  WithIndex("max_pool2d_with_index", 2, x, kernel_size, strides, paddings, global_pooling, adaptive,
+            ceil_mode, out, mask);
 }
 
 void MaxPool3dWithIndexInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_size,
                                  const std::vector<int32_t>& strides,
                                  const std::vector<int32_t>& paddings, bool global_pooling,
-                                 bool adaptive, bool ceil_mode, TensorMeta* out,
-                                 TensorMeta* mask) {
-  WithIndex("max_pool3d_with_index", 3, x, kernel_size, strides, paddings, global_pooling,
-            adaptive, ceil_mode, out, mask);
+                                 bool adaptive, bool ceil_mode, TensorMeta* out, TensorMeta* mask) {
+  WithIndex("max_pool3d_with_index", 3, x, kernel_size, strides, paddings, global_pooling, adaptive,
+            ceil_mode, out, mask);
 }
 
 void UnpoolInferMeta(const TensorMeta& x, const TensorMeta& indices,

@@ -26,36 +26,32 @@ void Pool3dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_siz
 // The gradients: out and out_grad must have the forward output's shape; x_grad is x's meta.
 void Pool2dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const TensorMeta& out_grad,
                          const std::vector<int32_t>& kernel_size,
-                         const std::vector<int32_t>& strides,
-                         const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
-                         const std::string& data_format, const std::string& pooling_type,
-                         bool global_pooling, bool adaptive, const std::string& padding_algorithm,
-                         TensorMeta* x_grad);
+                         const std::vector<int32_t>& strides, const std::vector<int32_t>& paddings,
+                         bool ceil_mode, bool exclusive, const std::string& data_format,
+                         const std::string& pooling_type, bool global_pooling, bool adaptive,
+                         const std::string& padding_algorithm, TensorMeta* x_grad);
 void Pool3dGradInferMeta(const TensorMeta& x, const TensorMeta& out, const TensorMeta& out_grad,
                          const std::vector<int32_t>& kernel_size,
-                         const std::vector<int32_t>& strides,
-                         const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
-                         const std::string& data_format, const std::string& pooling_type,
-                         bool global_pooling, bool adaptive, const std::string& padding_algorithm,
-                         TensorMeta* x_grad);
+                         const std::vector<int32_t>& strides, const std::vector<int32_t>& paddings,
+                         bool ceil_mode, bool exclusive, const std::string& data_format,
+                         const std::string& pooling_type, bool global_pooling, bool adaptive,
+                         const std::string& padding_algorithm, TensorMeta* x_grad);
 
 // The second-order ops: grad_x_grad has x's shape, grad_out_grad the forward output's.
 void Pool2dDoubleGradInferMeta(const TensorMeta& x, const TensorMeta& grad_x_grad,
                                const std::vector<int32_t>& kernel_size,
                                const std::vector<int32_t>& strides,
-                               const std::vector<int32_t>& paddings, bool ceil_mode,
-                               bool exclusive, const std::string& data_format,
-                               const std::string& pooling_type, bool global_pooling,
-                               bool adaptive, const std::string& padding_algorithm,
-                               TensorMeta* grad_out_grad);
+                               const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
+                               const std::string& data_format, const std::string& pooling_type,
+                               bool global_pooling, bool adaptive,
+                               const std::string& padding_algorithm, TensorMeta* grad_out_grad);
 void Pool3dDoubleGradInferMeta(const TensorMeta& x, const TensorMeta& grad_x_grad,
                                const std::vector<int32_t>& kernel_size,
                                const std::vector<int32_t>& strides,
-                               const std::vector<int32_t>& paddings, bool ceil_mode,
-                               bool exclusive, const std::string& data_format,
-                               const std::string& pooling_type, bool global_pooling,
-                               bool adaptive, const std::string& padding_algorithm,
-                               TensorMeta* grad_out_grad);
+                               const std::vector<int32_t>& paddings, bool ceil_mode, bool exclusive,
+                               const std::string& data_format, const std::string& pooling_type,
+                               bool global_pooling, bool adaptive,
+                               const std::string& padding_algorithm, TensorMeta* grad_out_grad);
 
 // lp_pool2d: pool2d's shape rule; norm_type must be finite and non-zero.
 void LpPool2dInferMeta(const TensorMeta& x, const std::vector<int32_t>& kernel_size,
