@@ -3,7 +3,6 @@
 // max/average pooling, loops for the rest.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,12 +59,8 @@ void PoolGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor&
                              adaptive, padding_algorithm});
   funcs::PoolMode mode = funcs::ParsePoolMode(op, pooling_type, exclusive, adaptive);
   T* dx = ctx.template Alloc<T>(x_grad);
-  if (x_grad->numel() == 0) return;
-  if (out_grad.numel() == 0) {
-    std::fill(dx, dx + x_grad->numel(), T(0));
-    return;
-  }
-  funcs::PoolBackward<T>(g, mode, x.data<T>(), out.data<T>(), out_grad.data<T>(), dx);
+  if (x_grad->numel() > 0)
+    funcs::PoolBackward<T>(g, mode, x.data<T>(), out.data<T>(), out_grad.data<T>(), dx);
 }
 
 // The gradient of PoolGradKernel in out_grad applied to grad_x_grad: the pooling itself for an
