@@ -1615,7 +1615,8 @@ from op_db_conv import CONV_OPS  # noqa: E402
 from op_db_detection import DETECTION_OPS  # noqa: E402
 from op_db_layout import LAYOUT_OPS  # noqa: E402
 from op_db_norm import NORMALIZATION_OPS  # noqa: E402
+from op_db_pool import POOL_OPS  # noqa: E402
 from op_db_resample import RESAMPLE_OPS  # noqa: E402
 
-OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS
+OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS + POOL_OPS
           + RESAMPLE_OPS)

@@ -18,6 +18,10 @@ from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
 from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
                          LocalResponseNorm, SpectralNorm, SyncBatchNorm)
+from .layer.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D,  # noqa: F401
+                            AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D,
+                            AvgPool2D, AvgPool3D, LPPool1D, LPPool2D, MaxPool1D, MaxPool2D,
+                            MaxPool3D, MaxUnPool1D, MaxUnPool2D, MaxUnPool3D)
 from .param_attr import ParamAttr  # noqa: F401
 from .parameter import EagerParamBase  # noqa: F401
 
@@ -36,3 +40,7 @@ __all__ += ["CELU", "ELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Har
 __all__ += ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
 __all__ += ["GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
             "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]
+__all__ += ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
+            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
+            "LPPool1D", "LPPool2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxUnPool1D",
+            "MaxUnPool2D", "MaxUnPool3D"]
