@@ -1615,3 +1615,4 @@ from op_db_layout import LAYOUT_OPS  # noqa: E402
 from op_db_norm import NORMALIZATION_OPS  # noqa: E402
 
 OP_DB += CONV_OPS + LAYOUT_OPS + NORMALIZATION_OPS
+from op_db_roi import ROI_OPS; OP_DB += ROI_OPS  # noqa: E402,E702

@@ -45,8 +45,9 @@ DTYPE_GROUPS = {
 }
 BACKENDS = ("cpu", "gpu")
 
-# Modules a generated function may be exported from; each imports it from paddle.base.generated_api.
-PYTHON_MODULES = ("paddle", "paddle.nn.functional")
+# Modules a function may be exported from. paddle and paddle.nn.functional import the generated
+# ones from paddle.base.generated_api; paddle.vision.ops exports hand-written ones (written_in).
+PYTHON_MODULES = ("paddle", "paddle.nn.functional", "paddle.vision.ops")
 
 # ops::kMaxPromotedInputs in paddle/ops/op_schema.h.
 MAX_PROMOTED_INPUTS = 4
@@ -336,6 +337,9 @@ def _parse_python(path, line, name, value, inplace):
     if written_in is not None and not re.fullmatch(r"paddle(\.[a-z_]+)+", str(written_in)):
         _fail(path, line, f"python.written_in {written_in!r} must be a module such as "
                           "paddle.tensor.math")
+    if written_in is None and "paddle.vision.ops" in modules:
+        _fail(path, line, "python.module paddle.vision.ops exports hand-written functions only; "
+                          "give written_in")
     doc = value.get("doc")
     if doc is not None and written_in is not None:
         _fail(path, line, "python.doc documents a generated function; a hand-written one "

@@ -36,6 +36,8 @@ KNOWN_SHAPES = {
     # declared shapes, as Paddle's does; unknown dims leave that to the data.
     "take_along_axis": ([0, 1], "indices broadcast against arr from the declared shapes"),
     "put_along_axis": ([0, 1, 2], "indices and values broadcast from the declared shapes"),
+    "psroi_pool": ([0], "the output has x's channels / (h * w) of them, computed while building, "
+                        "as in Paddle"),
 }
 
 

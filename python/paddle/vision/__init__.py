@@ -1,0 +1,2 @@
+"""paddle.vision: the vision operators (paddle.vision.ops)."""
+from . import ops  # noqa: F401
