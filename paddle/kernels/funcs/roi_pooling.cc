@@ -23,6 +23,49 @@ int64_t ClampedInt(double v) {
 // The ParallelFor threshold for items of `work` elements each.
 int64_t ItemThreshold(int64_t work) { return kParallelThreshold / std::max<int64_t>(work, 1) + 1; }
 
+// Channels of one box a forward item pools.
+constexpr int64_t kChannelBlock = 64;
+
+// The forward pass: pool(state, r, c_begin, c_end) for every box r and block of its channels,
+// with state = prepare(r) (the box's samples or windows), in one parallel region. (A region per
+// box would cost more than a small box's work on a busy machine; blocks of channels let a few
+// boxes with many channels spread too.) A thread prepares each box once for its consecutive
+// blocks.
+template <typename Prepare, typename Pool>
+void ForBoxChannels(int64_t num_rois, int64_t channels, int64_t work_per_channel, Prepare&& prepare,
+                    Pool&& pool) {
+  const int64_t blocks = (channels + kChannelBlock - 1) / kChannelBlock;
+  ParallelFor(
+      num_rois * blocks,
+      [&](int64_t begin, int64_t end) {
+        decltype(prepare(int64_t{0})) state{};
+        int64_t prepared = -1;
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t r = item / blocks, c = item % blocks * kChannelBlock;
+          if (r != prepared) {
+            state = prepare(r);
+            prepared = r;
+          }
+          pool(state, r, c, std::min(channels, c + kChannelBlock));
+        }
+      },
+      ItemThreshold(work_per_channel * std::min(channels, kChannelBlock)));
+}
+
+// The backward pass: scatter(state, r, c_begin, c_end) for every box r over a range of channels
+// of x_grad, with state = prepare(r), in one parallel region over the channels: boxes of one
+// image add into the same planes, so each thread owns channels and walks every box.
+template <typename Prepare, typename Scatter>
+void ForChannelBoxes(int64_t num_rois, int64_t channels, int64_t work_per_channel,
+                     Prepare&& prepare, Scatter&& scatter) {
+  ParallelFor(
+      channels,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t r = 0; r < num_rois; ++r) scatter(prepare(r), r, begin, end);
+      },
+      ItemThreshold(work_per_channel));
+}
+
 template <typename T>
 bool FiniteBox(const T* box, T scale) {
   for (int i = 0; i < 4; ++i) {
@@ -31,7 +74,7 @@ bool FiniteBox(const T* box, T scale) {
   return true;
 }
 
-// Fills the outputs of a box that has a coordinate that is not finite.
+// Fills the outputs of a box whose corners (or bins) are not finite.
 template <typename T>
 void FillNaN(T* out, int64_t count) {
   std::fill(out, out + count, std::numeric_limits<T>::quiet_NaN());
@@ -53,7 +96,7 @@ struct AlignedBox {
   std::vector<Tap<T>> taps;
   std::vector<int64_t> first_tap;  // bin b's taps are [first_tap[b], first_tap[b + 1])
   T inverse_count = 0;             // 1 / (grid_h * grid_w)
-  bool finite = true;              // false: the bins' extent overflows T
+  bool finite = true;              // false: a corner is not finite, or the bins' extent overflows T
 };
 
 // The sample indices k in [0, grid) whose coordinate start + (k + 0.5) * step may lie in
@@ -98,6 +141,10 @@ void AddTap(T y, T x, int64_t height, int64_t width, std::vector<Tap<T>>* taps) 
 template <typename T>
 AlignedBox<T> AlignBox(const RoiPoolingShape& s, const T* box, int sampling_ratio, bool aligned) {
   const T scale = static_cast<T>(s.spatial_scale);
+  AlignedBox<T> result;
+  result.first_tap.assign(s.pooled_height * s.pooled_width + 1, 0);
+  result.finite = FiniteBox(box, scale);
+  if (!result.finite) return result;
   const T shift = aligned ? T(0.5) : T(0);
   const T x_min = box[0] * scale - shift, y_min = box[1] * scale - shift;
   T roi_width = box[2] * scale - shift - x_min, roi_height = box[3] * scale - shift - y_min;
@@ -109,9 +156,6 @@ AlignedBox<T> AlignBox(const RoiPoolingShape& s, const T* box, int sampling_rati
   const T bin_w = roi_width / static_cast<T>(s.pooled_width);
   const double grid_h = sampling_ratio > 0 ? sampling_ratio : std::ceil(double(bin_h));
   const double grid_w = sampling_ratio > 0 ? sampling_ratio : std::ceil(double(bin_w));
-  AlignedBox<T> result;
-  const int64_t bins = s.pooled_height * s.pooled_width;
-  result.first_tap.assign(bins + 1, 0);
   result.finite = std::isfinite(double(bin_h)) && std::isfinite(double(bin_w));
   if (!result.finite || !(grid_h >= 1 && grid_w >= 1)) return result;  // no samples: bins are 0
   result.inverse_count = static_cast<T>(1.0 / (grid_h * grid_w));
@@ -180,34 +224,29 @@ template <typename T>
 void RoiAlignForward(const RoiPoolingShape& s, const T* x, const T* boxes, const int64_t* image,
                      int sampling_ratio, bool aligned, T* out) {
   const int64_t bins = s.pooled_height * s.pooled_width, plane = s.height * s.width;
-  for (int64_t r = 0; r < s.num_rois; ++r) {
-    T* roi_out = out + r * s.channels * bins;
-    const bool finite = FiniteBox(boxes + 4 * r, static_cast<T>(s.spatial_scale));
-    const AlignedBox<T> box =
-        finite ? AlignBox(s, boxes + 4 * r, sampling_ratio, aligned) : AlignedBox<T>{};
-    if (!finite || !box.finite) {
-      FillNaN(roi_out, s.channels * bins);
-      continue;
-    }
-    const T* images = x + image[r] * s.channels * plane;
-    ParallelFor(
-        s.channels,
-        [&](int64_t begin, int64_t end) {
-          for (int64_t c = begin; c < end; ++c) {
-            const T* in = images + c * plane;
-            for (int64_t b = 0; b < bins; ++b) {
-              T sum = 0;
-              for (int64_t t = box.first_tap[b]; t < box.first_tap[b + 1]; ++t) {
-                const Tap<T>& tap = box.taps[t];
-                sum += tap.weight[0] * in[tap.offset[0]] + tap.weight[1] * in[tap.offset[1]] +
-                       tap.weight[2] * in[tap.offset[2]] + tap.weight[3] * in[tap.offset[3]];
-              }
-              roi_out[c * bins + b] = sum * box.inverse_count;
+  ForBoxChannels(
+      s.num_rois, s.channels, bins * 16,
+      [&](int64_t r) { return AlignBox(s, boxes + 4 * r, sampling_ratio, aligned); },
+      [&](const AlignedBox<T>& box, int64_t r, int64_t c_begin, int64_t c_end) {
+        T* roi_out = out + r * s.channels * bins;
+        if (!box.finite) {
+          FillNaN(roi_out + c_begin * bins, (c_end - c_begin) * bins);
+          return;
+        }
+        const T* images = x + image[r] * s.channels * plane;
+        for (int64_t c = c_begin; c < c_end; ++c) {
+          const T* in = images + c * plane;
+          for (int64_t b = 0; b < bins; ++b) {
+            T sum = 0;
+            for (int64_t t = box.first_tap[b]; t < box.first_tap[b + 1]; ++t) {
+              const Tap<T>& tap = box.taps[t];
+              sum += tap.weight[0] * in[tap.offset[0]] + tap.weight[1] * in[tap.offset[1]] +
+                     tap.weight[2] * in[tap.offset[2]] + tap.weight[3] * in[tap.offset[3]];
             }
+            roi_out[c * bins + b] = sum * box.inverse_count;
           }
-        },
-        ItemThreshold(static_cast<int64_t>(box.taps.size()) * 4 + bins));
-  }
+        }
+      });
 }
 
 template <typename T>
@@ -215,28 +254,24 @@ void RoiAlignBackward(const RoiPoolingShape& s, const T* boxes, const int64_t* i
                       int sampling_ratio, bool aligned, const T* out_grad, T* x_grad) {
   const int64_t bins = s.pooled_height * s.pooled_width, plane = s.height * s.width;
   std::fill(x_grad, x_grad + s.batch * s.channels * plane, T(0));
-  for (int64_t r = 0; r < s.num_rois; ++r) {
-    if (!FiniteBox(boxes + 4 * r, static_cast<T>(s.spatial_scale))) continue;
-    const AlignedBox<T> box = AlignBox(s, boxes + 4 * r, sampling_ratio, aligned);
-    if (!box.finite) continue;
-    T* images = x_grad + image[r] * s.channels * plane;
-    const T* roi_grad = out_grad + r * s.channels * bins;
-    ParallelFor(
-        s.channels,
-        [&](int64_t begin, int64_t end) {
-          for (int64_t c = begin; c < end; ++c) {
-            T* in = images + c * plane;
-            for (int64_t b = 0; b < bins; ++b) {
-              const T g = roi_grad[c * bins + b] * box.inverse_count;
-              for (int64_t t = box.first_tap[b]; t < box.first_tap[b + 1]; ++t) {
-                const Tap<T>& tap = box.taps[t];
-                for (int k = 0; k < 4; ++k) in[tap.offset[k]] += g * tap.weight[k];
-              }
+  ForChannelBoxes(
+      s.num_rois, s.channels, s.num_rois * bins * 16,
+      [&](int64_t r) { return AlignBox(s, boxes + 4 * r, sampling_ratio, aligned); },
+      [&](const AlignedBox<T>& box, int64_t r, int64_t c_begin, int64_t c_end) {
+        if (!box.finite) return;
+        T* images = x_grad + image[r] * s.channels * plane;
+        const T* roi_grad = out_grad + r * s.channels * bins;
+        for (int64_t c = c_begin; c < c_end; ++c) {
+          T* in = images + c * plane;
+          for (int64_t b = 0; b < bins; ++b) {
+            const T g = roi_grad[c * bins + b] * box.inverse_count;
+            for (int64_t t = box.first_tap[b]; t < box.first_tap[b + 1]; ++t) {
+              const Tap<T>& tap = box.taps[t];
+              for (int k = 0; k < 4; ++k) in[tap.offset[k]] += g * tap.weight[k];
             }
           }
-        },
-        ItemThreshold(static_cast<int64_t>(box.taps.size()) * 4 + bins));
-  }
+        }
+      });
 }
 
 // ---------------------------------------------------------------- roi_pool
@@ -246,6 +281,7 @@ namespace {
 // The [start, end) rows and columns of each bin of a box, clamped to the map.
 struct BinWindows {
   std::vector<int64_t> h_start, h_end, w_start, w_end;  // per pooled row / column
+  bool finite = true;                                   // false: a corner of the box is not finite
 };
 
 // Paddle's roi_pool windows: corners rounded to whole pixels, the box at least 1 x 1, bin bounds
@@ -253,6 +289,9 @@ struct BinWindows {
 template <typename T>
 BinWindows RoiPoolWindows(const RoiPoolingShape& s, const T* box) {
   const T scale = static_cast<T>(s.spatial_scale);
+  BinWindows w;
+  w.finite = FiniteBox(box, scale);
+  if (!w.finite) return w;
   const int64_t x1 = ClampedInt(std::round(double(box[0] * scale)));
   const int64_t y1 = ClampedInt(std::round(double(box[1] * scale)));
   const int64_t x2 = ClampedInt(std::round(double(box[2] * scale)));
@@ -267,7 +306,6 @@ BinWindows RoiPoolWindows(const RoiPoolingShape& s, const T* box) {
   auto upper = [](float v, int64_t origin, int64_t size) {
     return std::clamp(ClampedInt(std::ceil(double(v))) + origin, int64_t{0}, size);
   };
-  BinWindows w;
   for (int64_t i = 0; i < s.pooled_height; ++i) {
     w.h_start.push_back(bound(static_cast<float>(i) * bin_h, y1, s.height));
     w.h_end.push_back(upper(static_cast<float>(i + 1) * bin_h, y1, s.height));
@@ -285,6 +323,9 @@ BinWindows RoiPoolWindows(const RoiPoolingShape& s, const T* box) {
 template <typename T>
 BinWindows PsroiPoolWindows(const RoiPoolingShape& s, const T* box) {
   const T scale = static_cast<T>(s.spatial_scale);
+  BinWindows w;
+  w.finite = FiniteBox(box, scale);
+  if (!w.finite) return w;
   const T x1 = static_cast<T>(std::round(box[0])) * scale;
   const T y1 = static_cast<T>(std::round(box[1])) * scale;
   const T x2 = static_cast<T>(std::round(box[2]) + T(1)) * scale;
@@ -297,7 +338,6 @@ BinWindows PsroiPoolWindows(const RoiPoolingShape& s, const T* box) {
   auto upper = [](T v, int64_t size) {
     return std::clamp(ClampedInt(std::ceil(double(v))), int64_t{0}, size);
   };
-  BinWindows w;
   for (int64_t i = 0; i < s.pooled_height; ++i) {
     w.h_start.push_back(bound(static_cast<T>(i) * bin_h + y1, s.height));
     w.h_end.push_back(upper(static_cast<T>(i + 1) * bin_h + y1, s.height));
@@ -315,43 +355,39 @@ template <typename T>
 void RoiPoolForward(const RoiPoolingShape& s, const T* x, const T* boxes, const int64_t* image,
                     T* out, int64_t* arg_max) {
   const int64_t bins = s.pooled_height * s.pooled_width, plane = s.height * s.width;
-  for (int64_t r = 0; r < s.num_rois; ++r) {
-    T* roi_out = out + r * s.channels * bins;
-    int64_t* roi_arg = arg_max + r * s.channels * bins;
-    if (!FiniteBox(boxes + 4 * r, static_cast<T>(s.spatial_scale))) {
-      FillNaN(roi_out, s.channels * bins);
-      std::fill(roi_arg, roi_arg + s.channels * bins, int64_t{-1});
-      continue;
-    }
-    const BinWindows w = RoiPoolWindows(s, boxes + 4 * r);
-    const T* images = x + image[r] * s.channels * plane;
-    ParallelFor(
-        s.channels,
-        [&](int64_t begin, int64_t end) {
-          for (int64_t c = begin; c < end; ++c) {
-            const T* in = images + c * plane;
-            for (int64_t ph = 0; ph < s.pooled_height; ++ph) {
-              for (int64_t pw = 0; pw < s.pooled_width; ++pw) {
-                const bool empty = w.h_end[ph] <= w.h_start[ph] || w.w_end[pw] <= w.w_start[pw];
-                // Paddle's: the first strict maximum, from the lowest finite value.
-                T best = empty ? T(0) : -std::numeric_limits<T>::max();
-                int64_t where = -1;
-                for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
-                  for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) {
-                    if (in[h * s.width + v] > best) {
-                      best = in[h * s.width + v];
-                      where = h * s.width + v;
-                    }
+  ForBoxChannels(
+      s.num_rois, s.channels, plane, [&](int64_t r) { return RoiPoolWindows(s, boxes + 4 * r); },
+      [&](const BinWindows& w, int64_t r, int64_t c_begin, int64_t c_end) {
+        T* roi_out = out + r * s.channels * bins;
+        int64_t* roi_arg = arg_max + r * s.channels * bins;
+        if (!w.finite) {
+          FillNaN(roi_out + c_begin * bins, (c_end - c_begin) * bins);
+          std::fill(roi_arg + c_begin * bins, roi_arg + c_end * bins, int64_t{-1});
+          return;
+        }
+        const T* images = x + image[r] * s.channels * plane;
+        for (int64_t c = c_begin; c < c_end; ++c) {
+          const T* in = images + c * plane;
+          for (int64_t ph = 0; ph < s.pooled_height; ++ph) {
+            for (int64_t pw = 0; pw < s.pooled_width; ++pw) {
+              const bool empty = w.h_end[ph] <= w.h_start[ph] || w.w_end[pw] <= w.w_start[pw];
+              // Paddle's: the first strict maximum, from the lowest finite value.
+              T best = empty ? T(0) : -std::numeric_limits<T>::max();
+              int64_t where = -1;
+              for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
+                for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) {
+                  if (in[h * s.width + v] > best) {
+                    best = in[h * s.width + v];
+                    where = h * s.width + v;
                   }
                 }
-                roi_out[c * bins + ph * s.pooled_width + pw] = best;
-                roi_arg[c * bins + ph * s.pooled_width + pw] = where;
               }
+              roi_out[c * bins + ph * s.pooled_width + pw] = best;
+              roi_arg[c * bins + ph * s.pooled_width + pw] = where;
             }
           }
-        },
-        ItemThreshold(plane));
-  }
+        }
+      });
 }
 
 template <typename T>
@@ -388,35 +424,32 @@ template <typename T>
 void PsroiPoolForward(const RoiPoolingShape& s, const T* x, const T* boxes, const int64_t* image,
                       T* out) {
   const int64_t bins = s.pooled_height * s.pooled_width, plane = s.height * s.width;
-  const int64_t out_channels = s.channels / bins;
-  for (int64_t r = 0; r < s.num_rois; ++r) {
-    T* roi_out = out + r * s.channels;  // out_channels * bins values per box
-    if (!FiniteBox(boxes + 4 * r, static_cast<T>(s.spatial_scale))) {
-      FillNaN(roi_out, s.channels);
-      continue;
-    }
-    const BinWindows w = PsroiPoolWindows(s, boxes + 4 * r);
-    const T* images = x + image[r] * s.channels * plane;
-    ParallelFor(
-        out_channels,
-        [&](int64_t begin, int64_t end) {
-          for (int64_t c = begin; c < end; ++c) {
-            for (int64_t ph = 0; ph < s.pooled_height; ++ph) {
-              for (int64_t pw = 0; pw < s.pooled_width; ++pw) {
-                const int64_t b = ph * s.pooled_width + pw;
-                const T* in = images + (c * bins + b) * plane;
-                const int64_t area = (w.h_end[ph] - w.h_start[ph]) * (w.w_end[pw] - w.w_start[pw]);
-                T sum = 0;
-                for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
-                  for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) sum += in[h * s.width + v];
-                }
-                roi_out[c * bins + b] = area > 0 ? sum / static_cast<T>(area) : T(0);
+  // Output channel c reads input channels c * bins + b, one per bin b.
+  ForBoxChannels(
+      s.num_rois, s.channels / bins, plane,
+      [&](int64_t r) { return PsroiPoolWindows(s, boxes + 4 * r); },
+      [&](const BinWindows& w, int64_t r, int64_t c_begin, int64_t c_end) {
+        T* roi_out = out + r * s.channels;  // (channels / bins) * bins values per box
+        if (!w.finite) {
+          FillNaN(roi_out + c_begin * bins, (c_end - c_begin) * bins);
+          return;
+        }
+        const T* images = x + image[r] * s.channels * plane;
+        for (int64_t c = c_begin; c < c_end; ++c) {
+          for (int64_t ph = 0; ph < s.pooled_height; ++ph) {
+            for (int64_t pw = 0; pw < s.pooled_width; ++pw) {
+              const int64_t b = ph * s.pooled_width + pw;
+              const T* in = images + (c * bins + b) * plane;
+              const int64_t area = (w.h_end[ph] - w.h_start[ph]) * (w.w_end[pw] - w.w_start[pw]);
+              T sum = 0;
+              for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
+                for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) sum += in[h * s.width + v];
               }
+              roi_out[c * bins + b] = area > 0 ? sum / static_cast<T>(area) : T(0);
             }
           }
-        },
-        ItemThreshold(plane));
-  }
+        }
+      });
 }
 
 template <typename T>
@@ -424,28 +457,25 @@ void PsroiPoolBackward(const RoiPoolingShape& s, const T* boxes, const int64_t* 
                        const T* out_grad, T* x_grad) {
   const int64_t bins = s.pooled_height * s.pooled_width, plane = s.height * s.width;
   std::fill(x_grad, x_grad + s.batch * s.channels * plane, T(0));
-  for (int64_t r = 0; r < s.num_rois; ++r) {
-    if (!FiniteBox(boxes + 4 * r, static_cast<T>(s.spatial_scale))) continue;
-    const BinWindows w = PsroiPoolWindows(s, boxes + 4 * r);
-    T* images = x_grad + image[r] * s.channels * plane;
-    const T* roi_grad = out_grad + r * s.channels;
-    // Input channel i receives from output channel i / bins at bin i % bins only.
-    ParallelFor(
-        s.channels,
-        [&](int64_t begin, int64_t end) {
-          for (int64_t i = begin; i < end; ++i) {
-            const int64_t b = i % bins, ph = b / s.pooled_width, pw = b % s.pooled_width;
-            const int64_t area = (w.h_end[ph] - w.h_start[ph]) * (w.w_end[pw] - w.w_start[pw]);
-            if (area <= 0) continue;
-            const T g = roi_grad[i] / static_cast<T>(area);
-            T* in = images + i * plane;
-            for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
-              for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) in[h * s.width + v] += g;
-            }
+  // Input channel i receives from output channel i / bins at bin i % bins only.
+  ForChannelBoxes(
+      s.num_rois, s.channels, s.num_rois * plane / bins + 1,
+      [&](int64_t r) { return PsroiPoolWindows(s, boxes + 4 * r); },
+      [&](const BinWindows& w, int64_t r, int64_t begin, int64_t end) {
+        if (!w.finite) return;
+        T* images = x_grad + image[r] * s.channels * plane;
+        const T* roi_grad = out_grad + r * s.channels;
+        for (int64_t i = begin; i < end; ++i) {
+          const int64_t b = i % bins, ph = b / s.pooled_width, pw = b % s.pooled_width;
+          const int64_t area = (w.h_end[ph] - w.h_start[ph]) * (w.w_end[pw] - w.w_start[pw]);
+          if (area <= 0) continue;
+          const T g = roi_grad[i] / static_cast<T>(area);
+          T* in = images + i * plane;
+          for (int64_t h = w.h_start[ph]; h < w.h_end[ph]; ++h) {
+            for (int64_t v = w.w_start[pw]; v < w.w_end[pw]; ++v) in[h * s.width + v] += g;
           }
-        },
-        ItemThreshold(plane));
-  }
+        }
+      });
 }
 
 #define PD_INSTANTIATE_ROI_POOLING(T)                                                             \
