@@ -15,7 +15,8 @@ namespace {
 // integer arithmetic of absurd boxes defined without moving any bin of a real map.
 constexpr double kFarAway = 1e15;
 
-// (NaN, from boxes whose arithmetic overflows, takes 0.)
+// A pixel coordinate as an integer, clamped to kFarAway; NaN (from a box whose arithmetic
+// overflows) becomes 0.
 int64_t ClampedInt(double v) {
   return std::isnan(v) ? 0 : static_cast<int64_t>(std::clamp(v, -kFarAway, kFarAway));
 }
