@@ -1617,6 +1617,7 @@ from op_db_layout import LAYOUT_OPS  # noqa: E402
 from op_db_norm import NORMALIZATION_OPS  # noqa: E402
 from op_db_pool import POOL_OPS  # noqa: E402
 from op_db_resample import RESAMPLE_OPS  # noqa: E402
+from op_db_roi import ROI_OPS  # noqa: E402
 
 OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS + POOL_OPS
-          + RESAMPLE_OPS)
+          + RESAMPLE_OPS + ROI_OPS)

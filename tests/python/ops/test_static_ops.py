@@ -39,6 +39,8 @@ KNOWN_SHAPES = {
     "affine_grid": ([0], "with out_shape a tensor, theta's shape tells a 2-D grid from a 3-D one"),
     "prelu": ([1], "the weight's size picks the mode (one value: 'all', more: 'channel'), as in "
                    "Paddle"),
+    "psroi_pool": ([0], "the output has x's channels / (h * w) of them, computed while building, "
+                        "as in Paddle"),
 }
 
 
