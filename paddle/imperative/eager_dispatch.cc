@@ -79,8 +79,8 @@ bool NeedsGrad(const ops::OpSchema& op, const ops::OpCall& call) {
 
 // Runs `op`. With `inplace`, every declared pair (x -> out) writes out into x's buffer: x's
 // version is bumped and x (the caller's tensor, with its autograd meta) is returned as out. An
-// output paired with an absent optional input is absent: the kernel gets a null output and the
-// result holds an undefined tensor.
+// output paired with an absent optional input, or skipped by the caller, is absent: the kernel
+// gets a null output and the result holds an undefined tensor.
 ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
   PD_INTERNAL_ASSERT(
       call->inputs.size() == op.inputs.size() && call->attrs.size() == op.attrs.size(), op.name,
@@ -180,6 +180,8 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
   }
   for (size_t k = 0; k < op.outputs.size(); ++k) {
     std::vector<DenseTensor*> outs;
+    const bool skipped = k < call->skipped_outputs.size() && call->skipped_outputs[k];
+    if (skipped && result[k].empty() && !op.outputs[k].is_list) result[k].emplace_back();
     if (!result[k].empty()) {  // written in place, or absent
       outs.push_back(result[k][0].defined() ? result[k][0].impl().get() : nullptr);
     } else {

@@ -51,6 +51,10 @@ using InferMetaFn = void (*)(InferMetaArgs*);
 struct OpCall {
   std::vector<std::vector<Tensor>> inputs;
   std::vector<Attribute> attrs;
+  // Outputs the caller does not use (empty: none). The kernel gets a null output for each, so
+  // only kernels that skip a null output's work may be called this way (backward rules that
+  // need one of several gradients); the result holds an undefined tensor there.
+  std::vector<bool> skipped_outputs;
 };
 using OpResult = std::vector<std::vector<Tensor>>;  // one list per output slot
 

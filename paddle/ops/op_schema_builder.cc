@@ -262,6 +262,12 @@ PD_OP_CALL_ATTR(DataType)
 PD_OP_CALL_ATTR(const Place&)
 #undef PD_OP_CALL_ATTR
 
+OpCallBuilder& OpCallBuilder::SkipOutput(int output) {
+  call_.skipped_outputs.resize(op_.outputs.size(), false);
+  call_.skipped_outputs[output] = true;
+  return *this;
+}
+
 OpCallBuilder& OpCallBuilder::Run() {
   result_ = Dispatch(op_, &call_);
   return *this;

@@ -90,6 +90,8 @@ class OpCallBuilder {
   OpCallBuilder& Attr(const Scalar& value);
   OpCallBuilder& Attr(DataType value);
   OpCallBuilder& Attr(const Place& value);
+  // Leaves output `output` uncomputed (OpCall::skipped_outputs).
+  OpCallBuilder& SkipOutput(int output);
   OpCallBuilder& Run();
   Tensor Output(int output);
   std::vector<Tensor> OutputList(int output);

@@ -1,5 +1,5 @@
 // Backward rules of the convolution ops. The first-order rule is the gradient op (one kernel for
-// both gradients). Its own gradient follows from both gradients being bilinear: with
+// both gradients), run for the gradients asked for only. Its own gradient follows from both gradients being bilinear: with
 // (dx, dw) = grad(x, w, dy) and the incoming gradients ddx, ddw of dx and dw,
 //   x_grad = the input gradient of grad(x, ddw, dy),
 //   filter_grad = the filter gradient of grad(ddx, w, dy),
@@ -7,23 +7,17 @@
 // This holds for the transposed convolutions too (their gradient op is bilinear the same way),
 // and since it is written with the ops themselves, gradients of every order follow.
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/conv2d.h"
-#include "paddle/ops/generated/api/conv2d_grad.h"
 #include "paddle/ops/generated/api/conv2d_transpose.h"
-#include "paddle/ops/generated/api/conv2d_transpose_grad.h"
 #include "paddle/ops/generated/api/conv3d.h"
-#include "paddle/ops/generated/api/conv3d_grad.h"
 #include "paddle/ops/generated/api/conv3d_transpose.h"
-#include "paddle/ops/generated/api/conv3d_transpose_grad.h"
 #include "paddle/ops/generated/api/depthwise_conv2d.h"
-#include "paddle/ops/generated/api/depthwise_conv2d_grad.h"
 #include "paddle/ops/generated/api/depthwise_conv2d_transpose.h"
-#include "paddle/ops/generated/api/depthwise_conv2d_transpose_grad.h"
 #include "paddle/ops/generated/grad_rules/conv.h"
+#include "paddle/ops/op_schema_table.h"
 
 namespace paddle::ops::grad {
 
@@ -34,10 +28,27 @@ void BilinearSecondOrder(Forward forward, Gradient gradient, const Tensor& x, co
                          const Tensor& out_grad, const Tensor& x_grad_grad,
                          const Tensor& filter_grad_grad, Tensor* x_grad, Tensor* filter_grad,
                          Tensor* out_grad_grad) {
-  if (x_grad) *x_grad = std::get<0>(gradient(x, filter_grad_grad, out_grad));
-  if (filter_grad) *filter_grad = std::get<1>(gradient(x_grad_grad, filter, out_grad));
+  if (x_grad) gradient(x, filter_grad_grad, out_grad, x_grad, nullptr);
+  if (filter_grad) gradient(x_grad_grad, filter, out_grad, nullptr, filter_grad);
   if (out_grad_grad)
     *out_grad_grad = add(forward(x_grad_grad, filter), forward(x, filter_grad_grad));
+}
+
+// Runs the gradient op `op` for only the gradients asked for (its kernel skips a null output):
+// the first convolution of a network, say, needs no gradient of the input images, whose
+// computation would cost more than the filter's.
+template <typename AddAttrs>
+void WantedGradients(const char* op, const Tensor& x, const Tensor& filter, const Tensor& out_grad,
+                     const AddAttrs& add_attrs, Tensor* x_grad, Tensor* filter_grad) {
+  if (!x_grad && !filter_grad) return;
+  OpCallBuilder call(GetOp(op));
+  call.Input(x).Input(filter).Input(out_grad);
+  add_attrs(call);
+  if (!x_grad) call.SkipOutput(0);
+  if (!filter_grad) call.SkipOutput(1);
+  call.Run();
+  if (x_grad) *x_grad = call.Output(0);
+  if (filter_grad) *filter_grad = call.Output(1);
 }
 
 }  // namespace
@@ -47,10 +58,17 @@ void conv2d_grad(const Tensor& input, const Tensor& filter, const Tensor& out_gr
                  const std::string& padding_algorithm, const std::vector<int>& dilations,
                  int groups, const std::string& data_format, Tensor* input_grad,
                  Tensor* filter_grad) {
-  auto [dx, dw] = ops::conv2d_grad(input, filter, out_grad, strides, paddings, padding_algorithm,
-                                   dilations, groups, data_format);
-  if (input_grad) *input_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "conv2d_grad", input, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(padding_algorithm)
+            .Attr(dilations)
+            .Attr(groups)
+            .Attr(data_format);
+      },
+      input_grad, filter_grad);
 }
 
 void conv2d_grad_grad(const Tensor& input, const Tensor& filter, const Tensor& out_grad,
@@ -64,9 +82,9 @@ void conv2d_grad_grad(const Tensor& input, const Tensor& filter, const Tensor& o
         return ops::conv2d(x, w, strides, paddings, padding_algorithm, dilations, groups,
                            data_format);
       },
-      [&](const Tensor& x, const Tensor& w, const Tensor& dy) {
-        return ops::conv2d_grad(x, w, dy, strides, paddings, padding_algorithm, dilations, groups,
-                                data_format);
+      [&](const Tensor& x, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        conv2d_grad(x, w, dy, strides, paddings, padding_algorithm, dilations, groups, data_format,
+                    dx, dw);
       },
       input, filter, out_grad, input_grad_grad, filter_grad_grad, input_grad, filter_grad,
       out_grad_grad);
@@ -77,10 +95,17 @@ void depthwise_conv2d_grad(const Tensor& input, const Tensor& filter, const Tens
                            const std::string& padding_algorithm, const std::vector<int>& dilations,
                            int groups, const std::string& data_format, Tensor* input_grad,
                            Tensor* filter_grad) {
-  auto [dx, dw] = ops::depthwise_conv2d_grad(input, filter, out_grad, strides, paddings,
-                                             padding_algorithm, dilations, groups, data_format);
-  if (input_grad) *input_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "depthwise_conv2d_grad", input, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(padding_algorithm)
+            .Attr(dilations)
+            .Attr(groups)
+            .Attr(data_format);
+      },
+      input_grad, filter_grad);
 }
 
 void depthwise_conv2d_grad_grad(const Tensor& input, const Tensor& filter, const Tensor& out_grad,
@@ -95,9 +120,9 @@ void depthwise_conv2d_grad_grad(const Tensor& input, const Tensor& filter, const
         return ops::depthwise_conv2d(x, w, strides, paddings, padding_algorithm, dilations, groups,
                                      data_format);
       },
-      [&](const Tensor& x, const Tensor& w, const Tensor& dy) {
-        return ops::depthwise_conv2d_grad(x, w, dy, strides, paddings, padding_algorithm, dilations,
-                                          groups, data_format);
+      [&](const Tensor& x, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        depthwise_conv2d_grad(x, w, dy, strides, paddings, padding_algorithm, dilations, groups,
+                              data_format, dx, dw);
       },
       input, filter, out_grad, input_grad_grad, filter_grad_grad, input_grad, filter_grad,
       out_grad_grad);
@@ -108,10 +133,17 @@ void conv3d_grad(const Tensor& input, const Tensor& filter, const Tensor& out_gr
                  const std::string& padding_algorithm, int groups,
                  const std::vector<int>& dilations, const std::string& data_format,
                  Tensor* input_grad, Tensor* filter_grad) {
-  auto [dx, dw] = ops::conv3d_grad(input, filter, out_grad, strides, paddings, padding_algorithm,
-                                   groups, dilations, data_format);
-  if (input_grad) *input_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "conv3d_grad", input, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(padding_algorithm)
+            .Attr(groups)
+            .Attr(dilations)
+            .Attr(data_format);
+      },
+      input_grad, filter_grad);
 }
 
 void conv3d_grad_grad(const Tensor& input, const Tensor& filter, const Tensor& out_grad,
@@ -125,9 +157,9 @@ void conv3d_grad_grad(const Tensor& input, const Tensor& filter, const Tensor& o
         return ops::conv3d(x, w, strides, paddings, padding_algorithm, groups, dilations,
                            data_format);
       },
-      [&](const Tensor& x, const Tensor& w, const Tensor& dy) {
-        return ops::conv3d_grad(x, w, dy, strides, paddings, padding_algorithm, groups, dilations,
-                                data_format);
+      [&](const Tensor& x, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        conv3d_grad(x, w, dy, strides, paddings, padding_algorithm, groups, dilations, data_format,
+                    dx, dw);
       },
       input, filter, out_grad, input_grad_grad, filter_grad_grad, input_grad, filter_grad,
       out_grad_grad);
@@ -140,11 +172,19 @@ void conv2d_transpose_grad(const Tensor& x, const Tensor& filter, const Tensor& 
                            const std::string& padding_algorithm, int groups,
                            const std::vector<int>& dilations, const std::string& data_format,
                            Tensor* x_grad, Tensor* filter_grad) {
-  auto [dx, dw] =
-      ops::conv2d_transpose_grad(x, filter, out_grad, strides, paddings, output_padding,
-                                 output_size, padding_algorithm, groups, dilations, data_format);
-  if (x_grad) *x_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "conv2d_transpose_grad", x, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(output_padding)
+            .Attr(output_size)
+            .Attr(padding_algorithm)
+            .Attr(groups)
+            .Attr(dilations)
+            .Attr(data_format);
+      },
+      x_grad, filter_grad);
 }
 
 void conv2d_transpose_grad_grad(const Tensor& x, const Tensor& filter, const Tensor& out_grad,
@@ -160,9 +200,9 @@ void conv2d_transpose_grad_grad(const Tensor& x, const Tensor& filter, const Ten
         return ops::conv2d_transpose(a, w, strides, paddings, output_padding, output_size,
                                      padding_algorithm, groups, dilations, data_format);
       },
-      [&](const Tensor& a, const Tensor& w, const Tensor& dy) {
-        return ops::conv2d_transpose_grad(a, w, dy, strides, paddings, output_padding, output_size,
-                                          padding_algorithm, groups, dilations, data_format);
+      [&](const Tensor& a, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        conv2d_transpose_grad(a, w, dy, strides, paddings, output_padding, output_size,
+                              padding_algorithm, groups, dilations, data_format, dx, dw);
       },
       x, filter, out_grad, x_grad_grad, filter_grad_grad, x_grad, filter_grad, out_grad_grad);
 }
@@ -173,11 +213,19 @@ void depthwise_conv2d_transpose_grad(
     const std::vector<int>& output_size, const std::string& padding_algorithm, int groups,
     const std::vector<int>& dilations, const std::string& data_format, Tensor* x_grad,
     Tensor* filter_grad) {
-  auto [dx, dw] = ops::depthwise_conv2d_transpose_grad(
-      x, filter, out_grad, strides, paddings, output_padding, output_size, padding_algorithm,
-      groups, dilations, data_format);
-  if (x_grad) *x_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "depthwise_conv2d_transpose_grad", x, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(output_padding)
+            .Attr(output_size)
+            .Attr(padding_algorithm)
+            .Attr(groups)
+            .Attr(dilations)
+            .Attr(data_format);
+      },
+      x_grad, filter_grad);
 }
 
 void depthwise_conv2d_transpose_grad_grad(
@@ -192,10 +240,9 @@ void depthwise_conv2d_transpose_grad_grad(
         return ops::depthwise_conv2d_transpose(a, w, strides, paddings, output_padding, output_size,
                                                padding_algorithm, groups, dilations, data_format);
       },
-      [&](const Tensor& a, const Tensor& w, const Tensor& dy) {
-        return ops::depthwise_conv2d_transpose_grad(a, w, dy, strides, paddings, output_padding,
-                                                    output_size, padding_algorithm, groups,
-                                                    dilations, data_format);
+      [&](const Tensor& a, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        depthwise_conv2d_transpose_grad(a, w, dy, strides, paddings, output_padding, output_size,
+                                        padding_algorithm, groups, dilations, data_format, dx, dw);
       },
       x, filter, out_grad, x_grad_grad, filter_grad_grad, x_grad, filter_grad, out_grad_grad);
 }
@@ -207,11 +254,19 @@ void conv3d_transpose_grad(const Tensor& x, const Tensor& filter, const Tensor& 
                            const std::string& padding_algorithm, int groups,
                            const std::vector<int>& dilations, const std::string& data_format,
                            Tensor* x_grad, Tensor* filter_grad) {
-  auto [dx, dw] =
-      ops::conv3d_transpose_grad(x, filter, out_grad, strides, paddings, output_padding,
-                                 output_size, padding_algorithm, groups, dilations, data_format);
-  if (x_grad) *x_grad = dx;
-  if (filter_grad) *filter_grad = dw;
+  WantedGradients(
+      "conv3d_transpose_grad", x, filter, out_grad,
+      [&](OpCallBuilder& call) {
+        call.Attr(strides)
+            .Attr(paddings)
+            .Attr(output_padding)
+            .Attr(output_size)
+            .Attr(padding_algorithm)
+            .Attr(groups)
+            .Attr(dilations)
+            .Attr(data_format);
+      },
+      x_grad, filter_grad);
 }
 
 void conv3d_transpose_grad_grad(const Tensor& x, const Tensor& filter, const Tensor& out_grad,
@@ -227,9 +282,9 @@ void conv3d_transpose_grad_grad(const Tensor& x, const Tensor& filter, const Ten
         return ops::conv3d_transpose(a, w, strides, paddings, output_padding, output_size,
                                      padding_algorithm, groups, dilations, data_format);
       },
-      [&](const Tensor& a, const Tensor& w, const Tensor& dy) {
-        return ops::conv3d_transpose_grad(a, w, dy, strides, paddings, output_padding, output_size,
-                                          padding_algorithm, groups, dilations, data_format);
+      [&](const Tensor& a, const Tensor& w, const Tensor& dy, Tensor* dx, Tensor* dw) {
+        conv3d_transpose_grad(a, w, dy, strides, paddings, output_padding, output_size,
+                              padding_algorithm, groups, dilations, data_format, dx, dw);
       },
       x, filter, out_grad, x_grad_grad, filter_grad_grad, x_grad, filter_grad, out_grad_grad);
 }

@@ -13,6 +13,7 @@
 #include "paddle/ops/generated/api/scale.h"
 #include "paddle/ops/generated/api/sum.h"
 #include "paddle/ops/generated/api/tanh.h"
+#include "paddle/ops/op_schema_table.h"
 
 namespace paddle {
 
@@ -148,6 +149,35 @@ TEST_F(EagerTest, SecondOrderThroughTanh) {
   float t = std::tanh(0.5f);
   EXPECT_NEAR(Values(dy[0])[0], 1 - t * t, 1e-6);
   EXPECT_NEAR(Values(d2y[0])[0], -2 * t * (1 - t * t), 1e-6);
+}
+
+}  // namespace paddle
+
+namespace paddle {
+
+// A caller may leave outputs of a multi-output op uncomputed: the kernel gets a null output and
+// the result an undefined tensor, while the other outputs are the full call's.
+TEST_F(EagerTest, SkippedOutputsAreLeftUncomputed) {
+  Tensor x = Make({1, 2, 3, 3}, std::vector<float>(18, 0.5f), false);
+  Tensor w = Make({2, 2, 1, 1}, {1.0f, 2.0f, 3.0f, 4.0f}, false);
+  Tensor dy = Make({1, 2, 3, 3}, std::vector<float>(18, 1.0f), false);
+  auto call = [&](bool skip_input_grad) {
+    ops::OpCallBuilder builder(ops::GetOp("conv2d_grad"));
+    builder.Input(x).Input(w).Input(dy);
+    builder.Attr(std::vector<int32_t>{1, 1}).Attr(std::vector<int32_t>{0, 0});
+    builder.Attr(std::string("EXPLICIT")).Attr(std::vector<int32_t>{1, 1}).Attr(int32_t{1});
+    builder.Attr(std::string("NCHW"));
+    if (skip_input_grad) builder.SkipOutput(0);
+    builder.Run();
+    return std::make_pair(builder.Output(0), builder.Output(1));
+  };
+  auto [full_dx, full_dw] = call(false);
+  auto [dx, dw] = call(true);
+  EXPECT_TRUE(full_dx.defined());
+  EXPECT_FALSE(dx.defined());
+  // d/dw of sum(dy * conv(x, w)) for 1x1 kernels: the sum of x over the 9 pixels, 4.5.
+  EXPECT_EQ(Values(dw), std::vector<float>(4, 4.5f));
+  EXPECT_EQ(Values(dw), Values(full_dw));
 }
 
 }  // namespace paddle

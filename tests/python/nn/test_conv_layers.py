@@ -185,3 +185,20 @@ def test_padding_mode_pads_before_convolving(mode):
                     mode={"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode])
     reference = np_conv(padded, conv.weight.numpy()) + conv.bias.numpy()[:, None, None]
     np.testing.assert_allclose(conv(x).numpy(), reference, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("api, w_shape", [(F.conv2d, (4, 3, 3, 3)),
+                                          (F.conv2d_transpose, (3, 4, 3, 3))])
+def test_filter_gradient_alone_equals_the_full_backward(api, w_shape):
+    """The backward of a convolution whose input needs no gradient (a network's first layer)
+    computes the filter's alone; it must equal the filter gradient of the full backward."""
+    rng = np.random.default_rng(3)
+    x_np = rng.standard_normal((2, 3, 6, 6)).astype("float32")
+    w_np = rng.standard_normal(w_shape).astype("float32")
+    grads = []
+    for x_needs_grad in (True, False):
+        x, w = tensor(x_np, not x_needs_grad), tensor(w_np, False)
+        (api(x, w, padding=1) ** 2).sum().backward()
+        assert (x.grad is not None) == x_needs_grad
+        grads.append(w.grad.numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-5)
