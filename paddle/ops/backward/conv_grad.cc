@@ -1,6 +1,7 @@
 // Backward rules of the convolution ops. The first-order rule is the gradient op (one kernel for
-// both gradients), run for the gradients asked for only. Its own gradient follows from both gradients being bilinear: with
-// (dx, dw) = grad(x, w, dy) and the incoming gradients ddx, ddw of dx and dw,
+// both gradients), run for the gradients asked for only. Its own gradient follows from both
+// gradients being bilinear: with (dx, dw) = grad(x, w, dy) and the incoming gradients ddx, ddw
+// of dx and dw,
 //   x_grad = the input gradient of grad(x, ddw, dy),
 //   filter_grad = the filter gradient of grad(ddx, w, dy),
 //   out_grad_grad = forward(ddx, w) + forward(x, ddw).
