@@ -36,7 +36,10 @@ class Adam(Optimizer):
                                    "lazy_mode": lazy_mode, "amsgrad": amsgrad})
 
     def _create_accumulators(self, params, group):
+        created = self._accumulators[self._beta2_pow_acc_str]
         for p in params:
+            if p.name in created:  # the last one made: its state is complete
+                continue
             self._add_accumulator(self._moment1_acc_str, p)
             self._add_accumulator(self._moment2_acc_str, p)
             if self._option(group, "amsgrad"):
@@ -47,19 +50,20 @@ class Adam(Optimizer):
                                   fill_value=self._option(group, "beta2"), shape=[1])
 
     def _append_optimize_op(self, param, grad, lr, group):
-        _C_ops.adam_(*self._adam_args(param, grad, lr, group),
-                     bool(self._option(group, "lazy_mode")), 1000, False, False,
-                     bool(self._option(group, "amsgrad")))
+        amsgrad = bool(self._option(group, "amsgrad"))
+        _C_ops.adam_(*self._adam_args(param, grad, lr, group, amsgrad),
+                     bool(self._option(group, "lazy_mode")), 1000, False, False, amsgrad)
 
-    def _adam_args(self, param, grad, lr, group):
+    def _adam_args(self, param, grad, lr, group, amsgrad):
         """The tensors and betas of adam_/adamw_ for `param`, in Paddle's argument order."""
-        moment2_max = (self._get_accumulator(self._moment2_acc_max_str, param)
-                       if self._option(group, "amsgrad") else None)
+        accumulators = self._accumulators
+        name = param.name
+        moment2_max = accumulators[self._moment2_acc_max_str][name] if amsgrad else None
         return (param, grad, self._lr_tensor(lr, param),
-                self._get_accumulator(self._moment1_acc_str, param),
-                self._get_accumulator(self._moment2_acc_str, param), moment2_max,
-                self._get_accumulator(self._beta1_pow_acc_str, param),
-                self._get_accumulator(self._beta2_pow_acc_str, param), None, None,
+                accumulators[self._moment1_acc_str][name],
+                accumulators[self._moment2_acc_str][name], moment2_max,
+                accumulators[self._beta1_pow_acc_str][name],
+                accumulators[self._beta2_pow_acc_str][name], None, None,
                 self._option(group, "beta1"), self._option(group, "beta2"),
                 self._option(group, "epsilon"))
 

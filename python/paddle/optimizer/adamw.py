@@ -51,7 +51,7 @@ class AdamW(Adam):
         lr_ratio = 1.0 if self._lr_ratio is None else float(self._lr_ratio(param))
         with_decay = (self._apply_decay_param_fun is None or
                       bool(self._apply_decay_param_fun(param.name)))
-        _C_ops.adamw_(*self._adam_args(param, grad, lr, group), lr_ratio,
+        amsgrad = bool(self._option(group, "amsgrad"))
+        _C_ops.adamw_(*self._adam_args(param, grad, lr, group, amsgrad), lr_ratio,
                       self._option(group, "coeff"), with_decay,
-                      bool(self._option(group, "lazy_mode")), 1000, False, False,
-                      bool(self._option(group, "amsgrad")))
+                      bool(self._option(group, "lazy_mode")), 1000, False, False, amsgrad)
