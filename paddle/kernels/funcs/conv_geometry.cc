@@ -20,8 +20,11 @@ bool ChannelsLast(const char* op, const std::string& data_format, int spatial_ra
   static const char* const kFirst[] = {"NCL", "NCHW", "NCDHW"};
   static const char* const kLast[] = {"NLC", "NHWC", "NDHWC"};
   const int i = spatial_rank - 1;
-  // Paddle's conv1d passes its 1-D formats through to the 2-D ops, which accept NCHW/NHWC too.
-  if (data_format == kFirst[i] || data_format == "NCHW") return false;
+  // Paddle's conv1d passes its 1-D formats through to the 2-D ops, which accept NCHW/NHWC too;
+  // older Paddle programs write "AnyLayout", which its kernels read as channels first.
+  if (data_format == kFirst[i] || data_format == "NCHW" || data_format == "AnyLayout") {
+    return false;
+  }
   if (data_format == kLast[i] || data_format == "NHWC") return true;
   PD_THROW(errors::InvalidArgument(op, ": 'data_format' must be '", kFirst[i], "' or '", kLast[i],
                                    "', received '", data_format, "'"));

@@ -202,3 +202,36 @@ def test_filter_gradient_alone_equals_the_full_backward(api, w_shape):
         assert (x.grad is not None) == x_needs_grad
         grads.append(w.grad.numpy())
     np.testing.assert_allclose(grads[1], grads[0], rtol=1e-5, atol=1e-5)
+
+
+def test_program_written_as_paddle_writes_conv_ops_runs():
+    """A conv2d / depthwise_conv2d / conv2d_transpose op as Paddle's exported programs hold it:
+    Paddle's extra attributes (use_cudnn, use_mkldnn, workspace_size_MB, ...) and the
+    'AnyLayout' data format of older programs, with 4-value paddings."""
+    rng = np.random.default_rng(7)
+    x_np = rng.standard_normal((1, 4, 6, 6)).astype("float32")
+    w_np = rng.standard_normal((4, 1, 3, 3)).astype("float32")
+    t_np = rng.standard_normal((4, 2, 2, 2)).astype("float32")
+    extra = {"use_cudnn": True, "use_mkldnn": False, "workspace_size_MB": 512,
+             "exhaustive_search": False, "fuse_relu_before_depthwise_conv": False,
+             "data_format": "AnyLayout", "padding_algorithm": "EXPLICIT", "dilations": [1, 1]}
+    with static_mode():
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [1, 4, 6, 6], "float32")
+            w = paddle.static.data("w", [4, 1, 3, 3], "float32")
+            t = paddle.static.data("t", [4, 2, 2, 2], "float32")
+            block = main.global_block()
+            depthwise = block.create_var(name="dw", shape=[1, 4, 6, 6], dtype="float32")
+            block.append_op("depthwise_conv2d", inputs={"Input": [x], "Filter": [w]},
+                            outputs={"Output": [depthwise]},
+                            attrs=dict(extra, strides=[1, 1], paddings=[1, 1, 1, 1], groups=4))
+            up = block.create_var(name="up", shape=[1, 2, 12, 12], dtype="float32")
+            block.append_op("conv2d_transpose", inputs={"Input": [depthwise], "Filter": [t]},
+                            outputs={"Output": [up]},
+                            attrs=dict(extra, strides=[2, 2], paddings=[0, 0], groups=1,
+                                       output_size=[], output_padding=[]))
+        got_dw, got_up = paddle.static.Executor().run(
+            main, feed={"x": x_np, "w": w_np, "t": t_np}, fetch_list=[depthwise, up])
+    np.testing.assert_allclose(got_dw, np_conv(x_np, w_np, 1, 1, 1, 4), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got_up, np_conv_transpose(got_dw, t_np, 2), rtol=1e-4, atol=1e-4)
