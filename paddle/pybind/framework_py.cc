@@ -4,6 +4,7 @@
 
 #include "paddle/framework/backward_builder.h"
 #include "paddle/framework/executor.h"
+#include "paddle/framework/inference_passes.h"
 #include "paddle/framework/op_builder.h"
 #include "paddle/framework/program_desc.h"
 #include "paddle/framework/proto_data_type.h"
@@ -280,6 +281,8 @@ void BindFramework(py::module_& m) {
   m.def("_set_op_role",
         [](int role) { framework::SetCurrentOpRole(static_cast<framework::OpRole>(role)); });
   m.def("_op_role", []() { return static_cast<int>(framework::CurrentOpRole()); });
+  m.def("_apply_inference_passes", &framework::ApplyInferencePasses, py::arg("program"),
+        py::arg("scope"));
 }
 
 }  // namespace paddle::pybind

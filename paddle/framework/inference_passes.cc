@@ -1,0 +1,196 @@
+#include "paddle/framework/inference_passes.h"
+
+#include <cmath>
+
+#include "paddle/common/errors.h"
+#include "paddle/framework/block_desc.h"
+#include "paddle/framework/proto_attribute.h"
+#include "paddle/framework/var_desc.h"
+
+namespace paddle::framework {
+
+namespace {
+
+// How many op inputs, in any block, read the variable `name`.
+int Readers(const ProgramDesc& program, const std::string& name) {
+  int count = 0;
+  for (size_t b = 0; b < program.Size(); ++b) {
+    for (const auto& op : program.Block(b)->ops()) {
+      for (const std::string& input : op->InputNames()) count += input == name;
+    }
+  }
+  return count;
+}
+
+void SetAttr(OpDesc* op, const std::string& name, const Attribute& value) {
+  std::optional<ProtoAttr> attr = ToProtoAttr(name, value);
+  PD_INTERNAL_ASSERT(attr.has_value(), "attribute ", name, " has no program form");
+  op->SetAttr(*attr);
+}
+
+std::string StringAttr(const OpDesc& op, const std::string& name, const std::string& fallback) {
+  const ProtoAttr* attr = op.FindAttr(name);
+  return attr ? attr->s() : fallback;
+}
+
+bool BoolAttr(const OpDesc& op, const std::string& name) {
+  const ProtoAttr* attr = op.FindAttr(name);
+  return attr && attr->b();
+}
+
+// The one input variable in `slot`, or empty.
+std::string Single(const std::vector<std::string>& names) {
+  return names.size() == 1 ? names[0] : std::string();
+}
+
+// The CPU tensor of a persistable variable in `scope`, or null.
+DenseTensor* Parameter(Scope* scope, const std::string& name) {
+  if (name.empty()) return nullptr;
+  Variable* var = scope->FindVar(name);
+  if (var == nullptr || !var->tensor()->initialized()) return nullptr;
+  return var->tensor();
+}
+
+template <typename T>
+void Fold(DenseTensor* filter, const DenseTensor& scale, const DenseTensor& bias,
+          const DenseTensor& mean, const DenseTensor& variance, double epsilon,
+          DenseTensor* folded_bias) {
+  const int64_t channels = filter->dims()[0];
+  const int64_t per_channel = filter->numel() / channels;
+  T* w = filter->data<T>();
+  T* b = folded_bias->data<T>();
+  for (int64_t c = 0; c < channels; ++c) {
+    const double a = static_cast<double>(scale.data<T>()[c]) /
+                     std::sqrt(static_cast<double>(variance.data<T>()[c]) + epsilon);
+    for (int64_t i = 0; i < per_channel; ++i) {
+      w[c * per_channel + i] = static_cast<T>(w[c * per_channel + i] * a);
+    }
+    b[c] = static_cast<T>(bias.data<T>()[c] - mean.data<T>()[c] * a);
+  }
+}
+
+// Whether conv (at index i) and bn (at index j > i) of `block` fold, and if so folds them.
+bool TryFold(ProgramDesc* program, BlockDesc* block, size_t j, Scope* scope) {
+  OpDesc* bn = block->Op(j);
+  if (bn->type() != "batch_norm") return false;
+  if (!BoolAttr(*bn, "is_test") && !BoolAttr(*bn, "use_global_stats")) return false;
+  const std::string conv_out = Single(bn->Input("X"));
+  if (conv_out.empty() || Readers(*program, conv_out) != 1) return false;
+  OpDesc* conv = nullptr;
+  for (size_t i = 0; i < j; ++i) {
+    OpDesc* op = block->Op(i);
+    if (Single(op->Output("Output")) == conv_out) conv = op;
+  }
+  if (conv == nullptr || (conv->type() != "conv2d" && conv->type() != "depthwise_conv2d")) {
+    return false;
+  }
+  const std::string filter_name = Single(conv->Input("Filter"));
+  DenseTensor* filter = Parameter(scope, filter_name);
+  DenseTensor* scale = Parameter(scope, Single(bn->Input("Scale")));
+  DenseTensor* bias = Parameter(scope, Single(bn->Input("Bias")));
+  DenseTensor* mean = Parameter(scope, Single(bn->Input("Mean")));
+  DenseTensor* variance = Parameter(scope, Single(bn->Input("Variance")));
+  if (!filter || !scale || !bias || !mean || !variance || Readers(*program, filter_name) != 1) {
+    return false;
+  }
+  const DataType dtype = filter->dtype();
+  const int64_t channels = filter->dims().size() > 0 ? filter->dims()[0] : -1;
+  for (const DenseTensor* t : {scale, bias, mean, variance}) {
+    if (t->dtype() != dtype || t->numel() != channels) return false;
+  }
+  if (dtype != DataType::FLOAT32 && dtype != DataType::FLOAT64) return false;
+  const ProtoAttr* eps_attr = bn->FindAttr("epsilon");
+  const double epsilon = eps_attr ? eps_attr->f() : 1e-5;
+  const std::string layout = StringAttr(*bn, "data_layout", "NCHW");
+  const bool channels_last = layout == "NHWC";
+
+  // The folded bias broadcasts against the convolution's output on its channel axis.
+  const std::string bias_name = conv_out + "@conv_bn_folded_bias";
+  std::vector<int64_t> shape =
+      channels_last ? std::vector<int64_t>{channels} : std::vector<int64_t>{1, channels, 1, 1};
+  VarDesc* bias_desc = block->Var(bias_name);
+  bias_desc->set_dtype(dtype);
+  bias_desc->set_shape(shape);
+  bias_desc->set_persistable(true);
+  DenseTensor* folded_bias = scope->Var(bias_name)->tensor();
+  folded_bias->Resize(DDim(shape));
+  folded_bias->set_dtype(dtype);
+  folded_bias->AllocateStorage(CPUPlace());
+  if (dtype == DataType::FLOAT32) {
+    Fold<float>(filter, *scale, *bias, *mean, *variance, epsilon, folded_bias);
+  } else {
+    Fold<double>(filter, *scale, *bias, *mean, *variance, epsilon, folded_bias);
+  }
+
+  const std::string out = Single(bn->Output("Y"));
+  OpDesc* add = block->InsertOp(j);
+  add->set_type("elementwise_add");
+  add->SetInput("X", {conv_out});
+  add->SetInput("Y", {bias_name});
+  add->SetOutput("Out", {out});
+  SetAttr(add, "axis", Attribute(int32_t{-1}));
+  block->RemoveOps(j + 1, j + 2);
+  return true;
+}
+
+}  // namespace
+
+int RemoveDropout(ProgramDesc* program) {
+  int rewritten = 0;
+  for (size_t b = 0; b < program->Size(); ++b) {
+    BlockDesc* block = program->Block(b);
+    for (size_t i = 0; i < block->OpSize(); ++i) {
+      OpDesc* op = block->Op(i);
+      if (op->HasAttr("is_test") && !BoolAttr(*op, "is_test")) {
+        SetAttr(op, "is_test", Attribute(true));
+        ++rewritten;
+      }
+    }
+  }
+  BlockDesc* block = program->MainBlock();
+  for (size_t i = 0; i < block->OpSize();) {
+    OpDesc* op = block->Op(i);
+    const std::string x = Single(op->Input("X")), out = Single(op->Output("Out"));
+    if (op->type() != "dropout" || x.empty() || out.empty() || x == out) {
+      ++i;
+      continue;
+    }
+    if (StringAttr(*op, "dropout_implementation", "upscale_in_train") == "upscale_in_train") {
+      // The identity: the readers of out read x instead.
+      for (size_t b = 0; b < program->Size(); ++b) {
+        for (const auto& reader : program->Block(b)->ops()) reader->RenameInput(out, x);
+      }
+      block->RemoveOps(i, i + 1);
+    } else {
+      const ProtoAttr* p = op->FindAttr("dropout_prob");
+      const float keep = 1.0f - (p ? p->f() : 0.5f);
+      OpDesc* scale = block->InsertOp(i);
+      scale->set_type("scale");
+      scale->SetInput("X", {x});
+      scale->SetOutput("Out", {out});
+      SetAttr(scale, "scale", Attribute(keep));
+      SetAttr(scale, "bias", Attribute(0.0f));
+      SetAttr(scale, "bias_after_scale", Attribute(true));
+      block->RemoveOps(i + 1, i + 2);
+      ++i;
+    }
+    ++rewritten;
+  }
+  return rewritten;
+}
+
+int FoldConvBatchNorm(ProgramDesc* program, Scope* scope) {
+  int folded = 0;
+  BlockDesc* block = program->MainBlock();
+  for (size_t j = 0; j < block->OpSize(); ++j) folded += TryFold(program, block, j, scope);
+  return folded;
+}
+
+std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope) {
+  std::vector<std::pair<std::string, int>> applied;
+  applied.emplace_back("remove_dropout", RemoveDropout(program));
+  applied.emplace_back("fold_conv_batch_norm", FoldConvBatchNorm(program, scope));
+  return applied;
+}
+
+}  // namespace paddle::framework

@@ -1,0 +1,30 @@
+// The rewrites an inference predictor applies to a program before running it
+// (paddle_infer::Config::SwitchIrOptim). Each keeps the program's results within float rounding
+// and returns how many ops it rewrote.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "paddle/framework/program_desc.h"
+#include "paddle/framework/scope.h"
+
+namespace paddle::framework {
+
+// Ops that behave differently in training switch to inference: every `is_test` attribute is set,
+// and dropout goes: removed where it is the identity at inference ("upscale_in_train", its
+// readers then read its input), a scale by 1 - p where it scales ("downgrade_in_infer").
+int RemoveDropout(ProgramDesc* program);
+
+// conv2d/depthwise_conv2d followed by an inference batch_norm that alone reads the convolution's
+// output: the filter (in `scope`, read by that convolution only) is scaled per output channel by
+// scale / sqrt(variance + epsilon), and the batch_norm becomes an elementwise_add of the folded
+// bias, bias - mean * scale / sqrt(variance + epsilon), a new persistable variable in `scope`.
+// float32 and float64 filters.
+int FoldConvBatchNorm(ProgramDesc* program, Scope* scope);
+
+// Both, in order; (pass name, ops rewritten) for each.
+std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope);
+
+}  // namespace paddle::framework
