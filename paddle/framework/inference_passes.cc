@@ -133,6 +133,76 @@ bool TryFold(ProgramDesc* program, BlockDesc* block, size_t j, Scope* scope) {
   return true;
 }
 
+int IntAttr(const OpDesc& op, const std::string& name, int fallback) {
+  const ProtoAttr* attr = op.FindAttr(name);
+  return attr ? static_cast<int>(attr->i()) : fallback;
+}
+
+// The index of the one op of `block` after `from` reading `name` as input `slot`, if that op
+// has type `type`; else -1.
+int SoleReader(const ProgramDesc& program, const BlockDesc& block, size_t from,
+               const std::string& name, const std::string& type, const std::string& slot) {
+  if (Readers(program, name) != 1) return -1;
+  for (size_t j = from + 1; j < block.OpSize(); ++j) {
+    const OpDesc* op = block.Op(j);
+    if (op->type() == type && Single(op->Input(slot)) == name) return static_cast<int>(j);
+  }
+  return -1;
+}
+
+// Fuses the matmul at index i of the main block with the bias add (and relu) after it; see
+// FuseFc.
+bool TryFuseFc(ProgramDesc* program, size_t i, Scope* scope) {
+  BlockDesc* block = program->MainBlock();
+  const OpDesc* mm = block->Op(i);
+  const std::string x = Single(mm->Input("X")), w = Single(mm->Input("Y"));
+  const std::string mm_out = Single(mm->Output("Out"));
+  if (x.empty() || w.empty() || mm_out.empty()) return false;
+  int k = 0;
+  if (mm->type() == "matmul_v2") {
+    const VarDesc* x_desc = block->FindVarRecursive(x);
+    if (!x_desc || BoolAttr(*mm, "trans_x") || BoolAttr(*mm, "trans_y")) return false;
+    k = static_cast<int>(x_desc->shape().size()) - 1;
+  } else if (mm->type() == "mul") {
+    if (IntAttr(*mm, "y_num_col_dims", 1) != 1) return false;
+    k = IntAttr(*mm, "x_num_col_dims", 1);
+  } else {
+    return false;
+  }
+  const DenseTensor* weight = Parameter(scope, w);
+  if (k < 1 || !weight || weight->dims().size() != 2) return false;
+  const DataType dtype = weight->dtype();
+  if (dtype != DataType::FLOAT32 && dtype != DataType::FLOAT64) return false;
+  const int add = SoleReader(*program, *block, i, mm_out, "elementwise_add", "X");
+  if (add < 0) return false;
+  const OpDesc* add_op = block->Op(add);
+  const std::string bias = Single(add_op->Input("Y"));
+  const DenseTensor* bias_tensor = Parameter(scope, bias);
+  const int axis = IntAttr(*add_op, "axis", -1);
+  if (!bias_tensor || bias_tensor->dtype() != dtype || (axis != -1 && axis != k) ||
+      bias_tensor->dims().size() != 1 || bias_tensor->numel() != weight->dims()[1]) {
+    return false;
+  }
+  std::string out = Single(add_op->Output("Out"));
+  const int relu = SoleReader(*program, *block, add, out, "relu", "X");
+  if (relu >= 0) {
+    out = Single(block->Op(relu)->Output("Out"));
+    block->RemoveOps(relu, relu + 1);
+  }
+  OpDesc* fc = block->InsertOp(add);
+  fc->set_type("fc");
+  fc->SetInput("Input", {x});
+  fc->SetInput("W", {w});
+  fc->SetInput("Bias", {bias});
+  fc->SetOutput("Out", {out});
+  SetAttr(fc, "in_num_col_dims", Attribute(int32_t{k}));
+  SetAttr(fc, "activation_type", Attribute(std::string(relu >= 0 ? "relu" : "")));
+  SetAttr(fc, "padding_weights", Attribute(false));
+  block->RemoveOps(add + 1, add + 2);
+  block->RemoveOps(i, i + 1);
+  return true;
+}
+
 }  // namespace
 
 int RemoveDropout(ProgramDesc* program) {
@@ -186,10 +256,23 @@ int FoldConvBatchNorm(ProgramDesc* program, Scope* scope) {
   return folded;
 }
 
+int FuseFc(ProgramDesc* program, Scope* scope) {
+  int fused = 0;
+  for (size_t i = 0; i < program->MainBlock()->OpSize();) {
+    if (TryFuseFc(program, i, scope)) {
+      ++fused;  // the matmul at i is gone: look at what follows it now
+    } else {
+      ++i;
+    }
+  }
+  return fused;
+}
+
 std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope) {
   std::vector<std::pair<std::string, int>> applied;
   applied.emplace_back("remove_dropout", RemoveDropout(program));
   applied.emplace_back("fold_conv_batch_norm", FoldConvBatchNorm(program, scope));
+  applied.emplace_back("fuse_fc", FuseFc(program, scope));
   return applied;
 }
 

@@ -24,7 +24,12 @@ int RemoveDropout(ProgramDesc* program);
 // float32 and float64 filters.
 int FoldConvBatchNorm(ProgramDesc* program, Scope* scope);
 
-// Both, in order; (pass name, ops rewritten) for each.
+// matmul_v2 (no transposes) or mul of x by a persistable 2-D w, then an elementwise_add of a
+// persistable bias [N] on the last axis, then optionally relu, each result read only by the next
+// op: one fc op (paddle/ops/yaml/linalg.yaml).
+int FuseFc(ProgramDesc* program, Scope* scope);
+
+// All of them, in this order; (pass name, ops rewritten) for each.
 std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope);
 
 }  // namespace paddle::framework

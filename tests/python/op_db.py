@@ -339,7 +339,32 @@ LINALG = [
         Sample([uniform(rng, (4,)), uniform(rng, (4,))]),                 # dot
     ], second_order=True,
         errors=lambda: [ErrorSample([np.zeros((2, 3)), np.zeros((4, 5))], {}, ValueError, "matmul")]),
+    OpInfo("fc", paddle._C_ops.fc, lambda x, w, b, k=1, act="", pad=False: np_fc(x, w, b, k, act),
+           lambda rng: [
+               Sample([uniform(rng, (3, 4)), uniform(rng, (4, 5)), uniform(rng, (5,)), 1, "", False]),
+               Sample([uniform(rng, (2, 3, 4)), uniform(rng, (4, 2)), uniform(rng, (1, 2)), 2,
+                       "relu", False]),
+               Sample([uniform(rng, (2, 3, 2)), uniform(rng, (6, 3)), None, 1, "relu", False])],
+           grad=False, no_grad_reason="an inference-only op without a backward, as in Paddle",
+           errors=lambda: [
+               ErrorSample([np.zeros((2, 3)), np.zeros((4, 5)), None, 1, "", False], {},
+                           ValueError, "height of 'w'"),
+               ErrorSample([np.zeros((2, 4)), np.zeros((4, 5)), np.zeros((4,)), 1, "", False], {},
+                           ValueError, "'bias'"),
+               ErrorSample([np.zeros((2, 4)), np.zeros((4, 5)), None, 2, "", False], {},
+                           ValueError, "in_num_col_dims"),
+               ErrorSample([np.zeros((2, 4)), np.zeros((4, 5)), None, 1, "tanh", False], {},
+                           ValueError, "activation_type")]),
 ]
+
+
+def np_fc(x, w, b, in_num_col_dims, activation_type):
+    """fc: x as a matrix split at in_num_col_dims, times w, plus the bias row, then relu."""
+    rows = x.reshape(int(np.prod(x.shape[:in_num_col_dims])), -1)
+    out = rows @ w + (0 if b is None else b.reshape(1, -1))
+    if activation_type == "relu":
+        out = np.maximum(out, 0)
+    return out.reshape(x.shape[:in_num_col_dims] + (w.shape[1],))
 
 
 def np_slice(x, axes, starts, ends):

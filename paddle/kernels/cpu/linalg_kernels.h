@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "paddle/core/dense_tensor.h"
@@ -140,6 +141,38 @@ void MulKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y,
     return;
   }
   funcs::Gemm<T>(false, false, m, n, k, T(1), x.data<T>(), k, y.data<T>(), n, T(0), o, n);
+}
+
+// fc: one GEMM into out, then the bias row and the activation in one pass.
+template <typename T, typename Context>
+void FcKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& w,
+              const DenseTensor* bias, int32_t in_num_col_dims, const std::string& activation_type,
+              bool padding_weights, DenseTensor* out) {
+  T* o = ctx.template Alloc<T>(out);
+  if (out->numel() == 0) return;
+  const int64_t m = DimProduct(input.dims(), 0, in_num_col_dims);
+  const int64_t k = DimProduct(input.dims(), in_num_col_dims, input.dims().size());
+  const int64_t n = w.dims()[1];
+  if (k == 0) {
+    std::memset(o, 0, out->nbytes());
+  } else {
+    funcs::Gemm<T>(false, false, m, n, k, T(1), input.data<T>(), k, w.data<T>(), n, T(0), o, n);
+  }
+  const T* b = bias ? bias->data<T>() : nullptr;
+  const bool relu = activation_type == "relu";
+  if (!b && !relu) return;
+  funcs::ParallelFor(
+      m,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          T* row = o + i * n;
+          for (int64_t j = 0; j < n; ++j) {
+            T v = b ? row[j] + b[j] : row[j];
+            row[j] = relu && v < T(0) ? T(0) : v;
+          }
+        }
+      },
+      funcs::kParallelThreshold / std::max<int64_t>(n, 1) + 1);
 }
 
 }  // namespace paddle

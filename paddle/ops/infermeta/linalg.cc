@@ -76,4 +76,45 @@ void MulInferMeta(const TensorMeta& x, const TensorMeta& y, int x_num_col_dims, 
   out->dtype = x.dtype;
 }
 
+void FcInferMeta(const TensorMeta& input, const TensorMeta& w, const TensorMeta* bias,
+                 int32_t in_num_col_dims, const std::string& activation_type, bool padding_weights,
+                 TensorMeta* out) {
+  const DDim& xd = input.dims;
+  PD_CHECK(in_num_col_dims >= 1 && in_num_col_dims < xd.size(),
+           errors::InvalidArgument("fc: argument 'in_num_col_dims' must be in [1, ", xd.size(),
+                                   ") for 'input' of shape ", xd.ToString(), ", received ",
+                                   in_num_col_dims));
+  PD_CHECK(w.dims.size() == 2, errors::InvalidArgument("fc: argument 'w' must be 2-D, received "
+                                                       "shape ",
+                                                       w.dims.ToString()));
+  PD_CHECK(!padding_weights, errors::Unimplemented("fc: 'padding_weights' (a w with padded rows "
+                                                   "and columns) is not supported"));
+  PD_CHECK(activation_type.empty() || activation_type == "relu",
+           errors::InvalidArgument("fc: 'activation_type' must be '' or 'relu', received '",
+                                   activation_type, "'"));
+  PD_CHECK(input.dtype == w.dtype,
+           errors::InvalidType("fc: argument 'w' has dtype ", DataTypeName(w.dtype), ", expected ",
+                               DataTypeName(input.dtype), " like 'input'"));
+  const int64_t k = KnownNumel(DDim(xd.data() + in_num_col_dims, xd.size() - in_num_col_dims));
+  PD_CHECK(DimsAgree(k, w.dims[0]),
+           errors::InvalidArgument("fc: 'input' of shape ", xd.ToString(), " is a matrix of width ",
+                                   k, " (in_num_col_dims = ", in_num_col_dims,
+                                   "), which must equal the height of 'w' ", w.dims.ToString()));
+  const int64_t n = w.dims[1];
+  if (bias) {
+    const DDim& bd = bias->dims;
+    const bool row = (bd.size() == 1 && DimsAgree(bd[0], n)) ||
+                     (bd.size() == 2 && DimsAgree(bd[0], 1) && DimsAgree(bd[1], n));
+    PD_CHECK(row, errors::InvalidArgument("fc: argument 'bias' must have shape [", n, "] or [1, ",
+                                          n, "], received ", bd.ToString()));
+    PD_CHECK(bias->dtype == input.dtype,
+             errors::InvalidType("fc: argument 'bias' has dtype ", DataTypeName(bias->dtype),
+                                 ", expected ", DataTypeName(input.dtype)));
+  }
+  std::vector<int64_t> dims(xd.data(), xd.data() + in_num_col_dims);
+  dims.push_back(n);
+  out->dims = DDim(dims);
+  out->dtype = input.dtype;
+}
+
 }  // namespace paddle

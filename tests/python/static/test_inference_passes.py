@@ -76,3 +76,33 @@ def test_conv_whose_output_has_other_readers_is_not_folded():
             got, = exe.run(test_program, feed={"x": xs}, fetch_list=[out])
     assert applied["fold_conv_batch_norm"] == 0
     np.testing.assert_array_equal(got, expected)
+
+
+def test_linear_layers_fuse_into_fc(tmp_path):
+    """Linear (matmul_v2 + elementwise_add) + relu, and a Linear without activation, become two
+    fc ops; a matmul whose output has another reader stays."""
+    prefix = str(tmp_path / "mlp")
+    xs = np.random.default_rng(3).standard_normal((5, 2, 4)).astype("float32")
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 2, 4], "float32")
+            h = paddle.nn.functional.relu(paddle.nn.Linear(4, 8)(x))
+            out = paddle.nn.Linear(8, 3)(h)
+            extra = paddle.matmul(out, paddle.ones([3, 3]))
+            out = extra + paddle.sum(extra)
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        paddle.static.save_inference_model(prefix, [x], [out], exe, program=main)
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+            expected, = exe.run(program, feed={feeds[0]: xs}, fetch_list=fetches)
+            applied = dict(libpaddle._apply_inference_passes(program.desc,
+                                                             paddle.static.global_scope()))
+            block = program.desc.block(0)
+            fcs = [block.op(i) for i in range(block.op_size()) if block.op(i).type() == "fc"]
+            got, = exe.run(program, feed={feeds[0]: xs}, fetch_list=fetches)
+    assert applied["fuse_fc"] == 2
+    assert [op.attr("activation_type") for op in fcs] == ["relu", ""]
+    assert [op.attr("in_num_col_dims") for op in fcs] == [2, 2]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
