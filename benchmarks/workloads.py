@@ -218,9 +218,10 @@ def torch_vision_workloads(name_filter=None):
 MEMORY_WORKLOAD = "resnet18_step_peak_mb"
 
 
-def resnet18_step_peak_mb(framework):
-    """Peak memory of ResNet-18 training steps: the CPU allocator's high-water mark where the
-    framework keeps one (this framework), else the growth of the process's peak RSS."""
+def resnet18_step_memory(framework):
+    """Peak memory of ResNet-18 training steps: the growth of the process's peak RSS over the
+    steps (comparable across frameworks), and the CPU allocator's high-water mark where the
+    framework keeps one (this framework; PyTorch's CPU allocator keeps no statistics)."""
     import resource
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     build = paddle_vision_workloads if framework == "paddle" else torch_vision_workloads
@@ -234,9 +235,11 @@ def resnet18_step_peak_mb(framework):
             libpaddle._reset_max_memory_allocated(paddle.CPUPlace())
     for _ in range(2):
         step()
+    results = {"resnet18_step_rss_growth_mb":
+               (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024}
     if allocator is not None:
-        return allocator._max_memory_allocated(paddle.CPUPlace()) / 2 ** 20
-    return (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) / 1024
+        results[MEMORY_WORKLOAD] = allocator._max_memory_allocated(paddle.CPUPlace()) / 2 ** 20
+    return results
 
 
 def measure(workloads, name_filter=None):
@@ -257,7 +260,7 @@ def main():
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     if args.filter == MEMORY_WORKLOAD:  # alone in its process: it reads the process's peak RSS
-        results = {MEMORY_WORKLOAD: resnet18_step_peak_mb(args.framework)}
+        results = resnet18_step_memory(args.framework)
     elif args.framework == "paddle":
         results = measure(paddle_workloads(), args.filter)
         results.update(measure(paddle_vision_workloads(args.filter), args.filter))
