@@ -203,6 +203,41 @@ bool TryFuseFc(ProgramDesc* program, size_t i, Scope* scope) {
   return true;
 }
 
+// Fuses the elementwise_add or elementwise_mul at index i of the main block with the activation
+// that alone reads its result; see FuseElementwiseActivation.
+bool TryFuseActivation(ProgramDesc* program, size_t i) {
+  BlockDesc* block = program->MainBlock();
+  const OpDesc* op = block->Op(i);
+  if (op->type() != "elementwise_add" && op->type() != "elementwise_mul") return false;
+  const std::string x = Single(op->Input("X")), y = Single(op->Input("Y"));
+  const std::string sum = Single(op->Output("Out"));
+  if (x.empty() || y.empty() || sum.empty()) return false;
+  int act = -1;
+  std::string act_type;
+  for (const char* type : {"relu", "tanh", "sigmoid"}) {
+    act = SoleReader(*program, *block, i, sum, type, "X");
+    if (act >= 0) {
+      act_type = type;
+      break;
+    }
+  }
+  if (act < 0) return false;
+  const std::string out = Single(block->Op(act)->Output("Out"));
+  const int axis = IntAttr(*op, "axis", -1);
+  OpDesc* fused = block->InsertOp(act);
+  fused->set_type("fused_elemwise_activation");
+  fused->SetInput("X", {x});
+  fused->SetInput("Y", {y});
+  fused->SetOutput("Out", {out});
+  SetAttr(fused, "functor_list", Attribute(std::vector<std::string>{act_type, op->type()}));
+  SetAttr(fused, "axis", Attribute(int32_t{axis}));
+  SetAttr(fused, "scale", Attribute(0.0f));
+  SetAttr(fused, "save_intermediate_out", Attribute(false));
+  block->RemoveOps(act + 1, act + 2);
+  block->RemoveOps(i, i + 1);
+  return true;
+}
+
 }  // namespace
 
 int RemoveDropout(ProgramDesc* program) {
@@ -268,11 +303,24 @@ int FuseFc(ProgramDesc* program, Scope* scope) {
   return fused;
 }
 
+int FuseElementwiseActivation(ProgramDesc* program) {
+  int fused = 0;
+  for (size_t i = 0; i < program->MainBlock()->OpSize();) {
+    if (TryFuseActivation(program, i)) {
+      ++fused;
+    } else {
+      ++i;
+    }
+  }
+  return fused;
+}
+
 std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope) {
   std::vector<std::pair<std::string, int>> applied;
   applied.emplace_back("remove_dropout", RemoveDropout(program));
   applied.emplace_back("fold_conv_batch_norm", FoldConvBatchNorm(program, scope));
   applied.emplace_back("fuse_fc", FuseFc(program, scope));
+  applied.emplace_back("fuse_elementwise_activation", FuseElementwiseActivation(program));
   return applied;
 }
 

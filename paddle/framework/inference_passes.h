@@ -29,6 +29,11 @@ int FoldConvBatchNorm(ProgramDesc* program, Scope* scope);
 // op: one fc op (paddle/ops/yaml/linalg.yaml).
 int FuseFc(ProgramDesc* program, Scope* scope);
 
+// elementwise_add or elementwise_mul whose result only a relu, tanh or sigmoid reads: one
+// fused_elemwise_activation (paddle/ops/yaml/fused.yaml), which reads and writes memory once.
+// Runs after FuseFc, which takes the matmul + add + relu chains.
+int FuseElementwiseActivation(ProgramDesc* program);
+
 // All of them, in this order; (pass name, ops rewritten) for each.
 std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope);
 

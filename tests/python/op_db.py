@@ -355,7 +355,44 @@ LINALG = [
                            ValueError, "in_num_col_dims"),
                ErrorSample([np.zeros((2, 4)), np.zeros((4, 5)), None, 1, "tanh", False], {},
                            ValueError, "activation_type")]),
+    OpInfo("fused_elemwise_activation", paddle._C_ops.fused_elemwise_activation,
+           lambda *a: np_fused_elemwise_activation(*a), lambda rng: [
+               Sample([uniform(rng, (2, 3, 4)), uniform(rng, (2, 3, 4)),
+                       ["relu", "elementwise_add"], -1, 0.0, False]),
+               Sample([uniform(rng, (2, 3, 4)), uniform(rng, (3,)), ["sigmoid", "elementwise_mul"],
+                       1, 0.0, True]),
+               Sample([uniform(rng, (2, 3)), uniform(rng, (2, 3)), ["elementwise_add", "tanh"], -1,
+                       0.0, True]),
+               Sample([uniform(rng, (4, 2)), uniform(rng, (1, 2)), ["scale", "elementwise_add"],
+                       -1, 0.5, False])],
+           grad=False, no_grad_reason="an inference-only op without a backward here",
+           errors=lambda: [
+               ErrorSample([np.zeros((2, 3)), np.zeros((2, 3)), ["gelu", "elementwise_add"], -1,
+                            0.0, False], {}, ValueError, "functor_list"),
+               ErrorSample([np.zeros((2, 3)), np.zeros((3,)), ["relu", "elementwise_add"], 2,
+                            0.0, False], {}, ValueError, "'axis'"),
+               ErrorSample([np.zeros((2, 3)), np.zeros((4,)), ["relu", "elementwise_add"], 1,
+                            0.0, False], {}, ValueError, "broadcast")]),
 ]
+
+
+_UNARY = {"relu": lambda v, s: np.maximum(v, 0), "tanh": lambda v, s: np.tanh(v),
+          "sigmoid": lambda v, s: 1 / (1 + np.exp(-v)), "scale": lambda v, s: v * s}
+_BINARY = {"elementwise_add": np.add, "elementwise_mul": np.multiply}
+
+
+def np_fused_elemwise_activation(x, y, functor_list, axis=-1, scale=0.0, save=False):
+    """unary(x binary y) for [unary, binary]; x binary unary(y) for [binary, unary]."""
+    if axis != -1 and y.ndim < x.ndim:
+        y = y.reshape((1,) * axis + y.shape + (1,) * (x.ndim - axis - y.ndim))
+    first, second = functor_list
+    if first in _UNARY:
+        inner = _BINARY[second](x, y)
+        out = _UNARY[first](inner, scale)
+    else:
+        inner = _UNARY[second](y, scale)
+        out = _BINARY[first](x, inner)
+    return out, (inner if save else np.zeros((0,), x.dtype))
 
 
 def np_fc(x, w, b, in_num_col_dims, activation_type):

@@ -51,7 +51,9 @@ def test_passes_keep_the_results(tmp_path, mode):
             got, = exe.run(program, feed={feeds[0]: xs}, fetch_list=fetches)
     assert applied["fold_conv_batch_norm"] == 2
     assert "batch_norm" not in types and "dropout" not in types
-    assert types.count("elementwise_add") == 2
+    # The first folded bias add fused with its relu; the second has no activation after it.
+    assert applied["fuse_elementwise_activation"] == 1
+    assert types.count("fused_elemwise_activation") == 1 and types.count("elementwise_add") == 1
     assert ("scale" in types) == (mode == "downscale_in_infer")
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
 

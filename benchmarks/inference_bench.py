@@ -1,0 +1,174 @@
+"""Inference benchmark: ResNet-50 batch-1 float32 latency through the predictor
+(paddle.inference, which binds the C++ paddle_infer::Predictor) with IR optimisation on and off,
+its creation time and the process's resident memory; with PADDLE_REFERENCE_PYTHON set, the same
+model files through PaddlePaddle's own predictor; with TORCH_PYTHON (or torch importable), the
+same network in PyTorch eager under no_grad. Prints a table and writes JSON.
+
+    python benchmarks/inference_bench.py [--out results/inference.json] [--runs 20]
+
+The model files are written once by this framework (paddle.static.save_inference_model) into a
+temporary folder, so every predictor serves the same .pdmodel/.pdiparams pair.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# 4.1 GFLOP (multiply-adds of ResNet-50 at 224x224) at the 2-core fp32 peak of build-probe.md.
+PEAK_GFLOPS = 203.0
+
+
+def save_model(prefix):
+    import numpy as np
+    import paddle
+    import vision_models
+    paddle.seed(0)
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [1, 3, 224, 224], "float32")
+        model = vision_models.resnet(vision_models.PaddleLayers(), 50)
+        model.eval()
+        out = model(x)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    paddle.static.save_inference_model(prefix, [x], [out], exe, program=main)
+    image = np.random.default_rng(0).random((1, 3, 224, 224), dtype=np.float32)
+    np.save(prefix + ".input.npy", image)
+
+
+def resident_mb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def predictor_times(prefix, runs, ir_optim):
+    """(creation seconds, best run seconds, RSS MB after creation, output) of one predictor."""
+    import numpy as np
+    import paddle.inference as inference
+    x = np.load(prefix + ".input.npy")
+    start = time.perf_counter()
+    config = inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.disable_gpu()
+    config.set_cpu_math_library_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
+    config.switch_ir_optim(ir_optim)
+    predictor = inference.create_predictor(config)
+    created = time.perf_counter() - start
+    rss = resident_mb()
+    handle = predictor.get_input_handle(predictor.get_input_names()[0])
+    output = predictor.get_output_handle(predictor.get_output_names()[0])
+
+    def run():
+        handle.reshape(list(x.shape))
+        handle.copy_from_cpu(x)
+        predictor.run()
+        return output.copy_to_cpu()
+
+    result = run()
+    best = float("inf")
+    for _ in range(runs):
+        t = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - t)
+    return created, best, rss, result
+
+
+def torch_time(runs):
+    import torch
+    import vision_models
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
+    model = vision_models.resnet(vision_models.TorchLayers(), 50).eval()
+    x = torch.rand(1, 3, 224, 224)
+    with torch.no_grad():
+        model(x)
+        best = float("inf")
+        for _ in range(runs):
+            t = time.perf_counter()
+            model(x)
+            best = min(best, time.perf_counter() - t)
+    return best
+
+
+def worker(args):
+    """Runs one measurement in this process and prints it as JSON."""
+    if args.worker == "torch":
+        print(json.dumps({"run_ms": torch_time(args.runs) * 1e3}))
+        return
+    created, best, rss, result = predictor_times(args.prefix, args.runs, args.worker == "ir_on")
+    import numpy as np
+    np.save(args.prefix + f".{args.tag}.out.npy", result)
+    print(json.dumps({"create_s": created, "run_ms": best * 1e3, "rss_mb": rss}))
+
+
+def measure(python, worker_name, prefix, runs, tag, keep_pythonpath=True):
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    env["PYTHONPATH"] = HERE + (os.pathsep + env["PYTHONPATH"] if keep_pythonpath and
+                                env.get("PYTHONPATH") else "")
+    cmd = [python, os.path.abspath(__file__), "--worker", worker_name, "--prefix", prefix,
+           "--runs", str(runs), "--tag", tag]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env, cwd="/")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(HERE, "results", "inference.json"))
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--worker", choices=["ir_on", "ir_off", "torch"])
+    parser.add_argument("--prefix")
+    parser.add_argument("--tag", default="")
+    args = parser.parse_args()
+    sys.path.insert(0, HERE)
+    if args.worker:
+        return worker(args)
+
+    import numpy as np
+    folder = tempfile.mkdtemp(prefix="inference_bench_")
+    prefix = os.path.join(folder, "resnet50")
+    subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {HERE!r}); "
+                    f"import inference_bench; inference_bench.save_model({prefix!r})"],
+                   check=True, cwd="/")
+    results = {"ours, IR optim on": measure(sys.executable, "ir_on", prefix, args.runs, "on"),
+               "ours, IR optim off": measure(sys.executable, "ir_off", prefix, args.runs, "off")}
+    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
+    if reference:
+        results["PaddlePaddle predictor, IR optim on"] = measure(
+            reference, "ir_on", prefix, args.runs, "paddle", keep_pythonpath=False)
+    torch_python = os.environ.get("TORCH_PYTHON")
+    if torch_python:
+        results["PyTorch eager, no_grad"] = measure(torch_python, "torch", prefix, args.runs, "t",
+                                                    keep_pythonpath=False)
+    reference_out = np.load(prefix + ".off.out.npy")
+    for tag, name in (("on", "ours, IR optim on"), ("paddle", "PaddlePaddle predictor, IR optim on")):
+        if os.path.exists(prefix + f".{tag}.out.npy") and name in results:
+            got = np.load(prefix + f".{tag}.out.npy")
+            results[name]["max_abs_diff_vs_ir_off"] = float(np.abs(got - reference_out).max())
+
+    flop = 2 * 4.1e9
+    print(f"ResNet-50, batch 1, float32, {os.environ.get('OMP_NUM_THREADS', '2')} threads "
+          f"(physical limit {flop / PEAK_GFLOPS / 1e6:.0f} ms at {PEAK_GFLOPS:.0f} GFLOP/s)")
+    print(f"{'':40} {'run ms':>8} {'create s':>9} {'RSS MB':>8} {'of peak':>8}")
+    for name, r in results.items():
+        create = f"{r['create_s']:.2f}" if "create_s" in r else "-"
+        rss = f"{r['rss_mb']:.0f}" if "rss_mb" in r else "-"
+        peak = flop / (r["run_ms"] / 1e3) / 1e9 / PEAK_GFLOPS
+        print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {peak:8.0%}")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"),
+                   "machine": platform.processor() or platform.machine(), "results": results},
+                  f, indent=1)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
