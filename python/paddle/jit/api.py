@@ -6,9 +6,11 @@ buffers swapped for persistable variables of the same names, so that every op ap
 Program. Calls then run that Program with the Executor in a private scope that shares the
 parameters' memory: the program always computes with the layer's current weights.
 
-Python control flow on a tensor cannot be traced (a static Variable has no value while the
-program is built). It is reported with the file, line and reason; with full_graph=False the
-call falls back to the dygraph forward with a warning, as Paddle's SOT fallback does.
+Before tracing, the function's simple `if`/`while` statements are rewritten to take the
+tensor case through paddle.static.nn.cond / while_loop (dy2static.py). Other Python control
+flow on a tensor cannot be traced (a static Variable has no value while the program is built):
+it is reported with the file, line and reason (ToStaticError); with full_graph=False the call
+falls back to the dygraph forward with a warning, as Paddle's SOT fallback does.
 
 Gradients do not flow through the Executor, so a call that would record them (grad enabled and
 an input or parameter with stop_gradient=False) runs the dygraph forward instead: training with
@@ -28,6 +30,7 @@ from ..static.executor import Executor, scope_guard
 from ..static.input import InputSpec, data
 from ..static.program import Program, Variable, program_guard
 from ..utils import unique_name
+from .dy2static import convert_function
 
 __all__ = ["to_static", "not_to_static", "enable_to_static", "save", "load", "StaticFunction",
            "ToStaticError"]
@@ -364,8 +367,11 @@ class StaticFunction:
                     return var
 
                 call_args = [_map_specs(spec, placeholder) for spec in specs]
+                function = convert_function(self._function)
+                if self._instance is not None:
+                    call_args.insert(0, self._instance)
                 try:
-                    result = self._call_dygraph(call_args, kwargs)
+                    result = function(*call_args, **kwargs)
                 except Exception as error:
                     where = _user_frame(error)
                     if where is None:

@@ -267,8 +267,23 @@ class TensorIf(nn.Layer):
 
     def forward(self, x):
         y = self.fc(x)
-        if paddle.mean(y) > 0:  # the line the report names
+        if paddle.mean(y) > 0:
             y = y * 2
+            z = y + 1
+        else:
+            z = y - 1
+        return y + z
+
+
+class ReturnInIf(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.fc(x)
+        if paddle.mean(y) > 0:  # the line the report names
+            return y * 2
         return y
 
 
@@ -277,20 +292,83 @@ def _line_of(layer_cls, text):
     return start + next(i for i, line in enumerate(lines) if text in line)
 
 
-def test_tensor_if_under_full_graph_is_reported_with_file_and_line():
-    layer = paddle.jit.to_static(TensorIf(), full_graph=True)
+def test_tensor_if_else_becomes_cond():
+    layer = paddle.jit.to_static(TensorIf(), input_spec=[InputSpec([None, 4])],
+                                 full_graph=True)
+    program = layer.forward.concrete_program.main_program
+    assert "conditional_block" in [op.type for op in program.global_block().ops]
+    with paddle.no_grad():
+        for offset in (5.0, -5.0):  # both branches, chosen when the program runs
+            x = paddle.randn([3, 4]) + offset
+            layer.fc.bias.set_value(paddle.full([4], offset))
+            expected = layer.forward.dygraph_function(layer, x)
+            np.testing.assert_allclose(layer(x).numpy(), expected.numpy(), rtol=TOL, atol=TOL)
+
+
+def test_tensor_while_becomes_while_loop_and_python_conditions_stay_python(tmp_path):
+    @paddle.jit.to_static(input_spec=[InputSpec([None])], full_graph=True)
+    def grow(x):
+        steps = 0
+        while paddle.sum(x) < 100.0:
+            x = x * 2 + 1
+            steps = steps + 1
+        if x.shape[0] is not None:  # a Python condition: plain Python
+            x = x - 0.5
+        return x, steps
+
+    program = grow.concrete_program.main_program
+    assert "while" in [op.type for op in program.global_block().ops]
+    with paddle.no_grad():
+        for start in ([1.0, 2.0], [0.5, 0.5, 0.5], [200.0]):
+            x = paddle.to_tensor(start)
+            out, steps = grow(x)
+            expected, expected_steps = grow.dygraph_function(x)
+            np.testing.assert_allclose(out.numpy(), expected.numpy(), rtol=TOL)
+            assert int(steps.numpy()) == expected_steps
+    with pytest.warns(UserWarning, match="no variable"):  # a function without parameters
+        paddle.jit.save(grow, os.path.join(tmp_path, "grow"))
+    loaded = paddle.jit.load(os.path.join(tmp_path, "grow"))
+    out, steps = loaded(paddle.to_tensor([1.0, 2.0]))
+    assert int(steps.numpy()) == 5
+
+
+def test_if_elif_else_nested_in_a_tensor_while():
+    @paddle.jit.to_static(input_spec=[InputSpec([None, 3])], full_graph=True)
+    def accumulate(x):
+        i = paddle.zeros([], "int64")
+        acc = paddle.zeros_like(x)
+        while i < 4:
+            if paddle.mean(x) > 0:
+                acc = acc + x
+            elif paddle.mean(x) < -1:
+                acc = acc - x
+            else:
+                acc = acc * 2 + 1
+            i = i + 1
+        return acc
+
+    with paddle.no_grad():
+        for offset in (3.0, -3.0, -0.5):  # each branch
+            x = paddle.randn([2, 3]) * 0.1 + offset
+            np.testing.assert_allclose(accumulate(x).numpy(),
+                                       accumulate.dygraph_function(x).numpy(), rtol=TOL)
+    assert len(accumulate._programs) == 1
+
+
+def test_unconvertible_tensor_if_under_full_graph_is_reported_with_file_and_line():
+    layer = paddle.jit.to_static(ReturnInIf(), full_graph=True)
     with paddle.no_grad(), pytest.raises(paddle.jit.ToStaticError) as info:
         layer(paddle.randn([2, 4]))
     error = info.value
     assert error.filename == __file__
-    assert error.lineno == _line_of(TensorIf, "if paddle.mean(y) > 0")
+    assert error.lineno == _line_of(ReturnInIf, "if paddle.mean(y) > 0")
     assert "a Python if on a tensor: use paddle.static.nn.cond" in str(error)
-    assert f"{os.path.basename(__file__)}" in str(error) and str(error.lineno) in str(error)
+    assert f"{os.path.basename(__file__)}:{error.lineno}" in str(error)
     assert isinstance(error, TypeError)
 
 
-def test_tensor_if_without_full_graph_falls_back_to_dygraph_with_a_warning():
-    layer = paddle.jit.to_static(TensorIf())
+def test_unconvertible_tensor_if_without_full_graph_falls_back_to_dygraph_with_a_warning():
+    layer = paddle.jit.to_static(ReturnInIf())
     x = paddle.randn([2, 4])
     with paddle.no_grad():
         with pytest.warns(UserWarning, match="a Python if on a tensor"):
@@ -299,16 +377,24 @@ def test_tensor_if_without_full_graph_falls_back_to_dygraph_with_a_warning():
     np.testing.assert_allclose(out.numpy(), expected.numpy(), rtol=TOL)
 
 
-def test_tensor_while_and_value_reads_are_reported():
+def test_unconvertible_while_and_value_reads_are_reported():
     @paddle.jit.to_static(full_graph=True)
     def loop(x):
         while paddle.sum(x) < 10:
             x = x + 1
+            if paddle.sum(x) > 5:
+                break
         return x
 
     @paddle.jit.to_static(full_graph=True)
     def reads(x):
         return x * float(x.numpy().sum())
+
+    @paddle.jit.to_static(full_graph=True)
+    def one_branch_only(x):
+        if paddle.sum(x) > 0:
+            y = x + 1
+        return y
 
     with paddle.no_grad():
         with pytest.raises(paddle.jit.ToStaticError, match="a Python while on a tensor: use "
@@ -316,6 +402,9 @@ def test_tensor_while_and_value_reads_are_reported():
             loop(paddle.ones([2]))
         with pytest.raises(paddle.jit.ToStaticError, match=r"reading a tensor's value"):
             reads(paddle.ones([2]))
+        with pytest.raises(paddle.jit.ToStaticError, match=r"branches give \['y'\]") as info:
+            one_branch_only(paddle.ones([2]))
+    assert info.value.lineno == inspect.getsourcelines(one_branch_only.dygraph_function)[1] + 2
 
 
 def test_input_spec_of_the_wrong_rank_names_the_argument():
