@@ -26,6 +26,7 @@ import weakref
 from ..base import libpaddle
 from ..nn.layer.layers import Layer
 from ..static import io as static_io
+from ..static.compiler import BuildStrategy, CompiledProgram
 from ..static.executor import Executor, scope_guard
 from ..static.input import InputSpec, data
 from ..static.program import Program, Variable, program_guard
@@ -168,6 +169,22 @@ def _check_input_spec(api, input_spec):
     return list(input_spec)
 
 
+def _check_build_strategy(build_strategy):
+    if build_strategy is not None and not isinstance(build_strategy, BuildStrategy):
+        raise TypeError(f"to_static(): 'build_strategy' must be a paddle.static.BuildStrategy "
+                        f"or None, but received {type(build_strategy).__name__}")
+    return build_strategy
+
+
+def _check_backend(backend):
+    # CINN is Paddle's compiler; without it the program runs with the Executor, as Paddle
+    # does with backend=None.
+    if backend not in (None, "CINN"):
+        raise ValueError(f"to_static(): 'backend' must be None or 'CINN', but received "
+                         f"{backend!r}")
+    return backend
+
+
 def _as_spec(value, name):
     if isinstance(value, (list, tuple)):
         return type(value)(_as_spec(item, f"{name}_{i}") for i, item in enumerate(value))
@@ -190,12 +207,13 @@ class StaticFunction:
         self._function = function
         self._instance = instance
         self._input_spec = _check_input_spec("to_static", input_spec)
-        self._build_strategy = build_strategy
-        self._backend = backend
+        self._build_strategy = _check_build_strategy(build_strategy)
+        self._backend = _check_backend(backend)
         self._full_graph = bool(full_graph)
         self._property = bool(kwargs.get("property", False))
         self._programs = {}
         self._last_program = None
+        self._names = None
         self._bound = weakref.WeakKeyDictionary()
         self.__name__ = getattr(function, "__name__", type(function).__name__)
         self.__doc__ = getattr(function, "__doc__", None)
@@ -236,11 +254,13 @@ class StaticFunction:
 
     # ---- signatures --------------------------------------------------------------------------
     def _parameter_names(self):
-        try:
-            names = list(inspect.signature(self._function).parameters)
-        except (TypeError, ValueError):
-            return []
-        return names[1:] if self._instance is not None else names
+        if self._names is None:
+            try:
+                names = list(inspect.signature(self._function).parameters)
+            except (TypeError, ValueError):
+                names = []
+            self._names = names[1:] if self._instance is not None else names
+        return self._names
 
     def _specs_for(self, args):
         """The InputSpec (or constant) of each positional argument: input_spec where given,
@@ -313,8 +333,11 @@ class StaticFunction:
     def _run(self, concrete, args):
         feed = {var.name: value for var, value in zip(concrete.inputs, _tensor_leaves(args))}
         concrete.bind_parameters()
+        program = concrete.main_program
+        if self._build_strategy is not None:
+            program = CompiledProgram(program, self._build_strategy)
         with scope_guard(concrete.scope):
-            results = _shared_executor().run(concrete.main_program, feed=feed,
+            results = _shared_executor().run(program, feed=feed,
                                              fetch_list=[v.name for v in concrete.outputs],
                                              return_numpy=False)
         return _pack(concrete.output_template, iter(results))
@@ -466,9 +489,13 @@ def _swap_in_variables(layer, block, parameters):
 def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
               full_graph=False, **kwargs):
     """Converts a function, a Layer method or a Layer (its forward) to run as a static
-    program. As a decorator with or without arguments. build_strategy and backend are accepted
-    for compatibility; the program runs with the Executor's defaults."""
+    program. As a decorator with or without arguments. build_strategy (its enable_inplace)
+    applies when the program runs; backend may be None or 'CINN', and both run the program
+    with the Executor. full_graph=True makes untraceable Python an error instead of a
+    fallback to dygraph."""
     _check_input_spec("to_static", input_spec)
+    _check_build_strategy(build_strategy)
+    _check_backend(backend)
 
     def convert(target):
         if isinstance(target, Layer):

@@ -424,6 +424,21 @@ def test_input_spec_dtype_mismatch_and_bad_types():
         paddle.jit.to_static(MLP(), input_spec=["x"])
 
 
+def test_build_strategy_and_backend():
+    strategy = paddle.static.BuildStrategy()
+    strategy.enable_inplace = False
+    layer = paddle.jit.to_static(MLP(), build_strategy=strategy, backend="CINN")
+    x = paddle.randn([2, 16])
+    with paddle.no_grad():
+        np.testing.assert_allclose(layer(x).numpy(),
+                                   layer.forward.dygraph_function(layer, x).numpy(),
+                                   rtol=TOL, atol=TOL)
+    with pytest.raises(TypeError, match="'build_strategy' must be"):
+        paddle.jit.to_static(MLP(), build_strategy="fast")
+    with pytest.raises(ValueError, match="'backend' must be None or 'CINN'"):
+        paddle.jit.to_static(MLP(), backend="tvm")
+
+
 def test_save_errors(tmp_path):
     with pytest.raises(ValueError, match="'input_spec' is required"):
         paddle.jit.save(MLP(), os.path.join(tmp_path, "m"))
