@@ -20,6 +20,7 @@ a to_static layer gives dygraph's gradients, and the traced program serves infer
 import inspect
 import os
 import traceback
+import types
 import warnings
 import weakref
 
@@ -372,6 +373,7 @@ class StaticFunction:
         main, startup = Program(), Program()
         layer = self._layer
         swapped = []
+        converted_sublayers = []
         parameters = {}
         was_static = libpaddle._in_static_mode()
         libpaddle._set_static_mode(True)
@@ -379,6 +381,7 @@ class StaticFunction:
             with program_guard(main, startup), unique_name.guard():
                 if layer is not None:
                     swapped = _swap_in_variables(layer, main.global_block(), parameters)
+                    converted_sublayers = _convert_sublayer_forwards(layer)
                 inputs = []
 
                 def placeholder(spec):
@@ -407,6 +410,8 @@ class StaticFunction:
             libpaddle._set_static_mode(was_static)
             for registry, key, original in swapped:
                 registry[key] = original
+            for sublayer in converted_sublayers:
+                del sublayer.__dict__["forward"]
         outputs = _flatten(result)
         for i, out in enumerate(outputs):
             if not isinstance(out, Variable):
@@ -454,6 +459,24 @@ def _check_against_spec(function_name, index, name, spec, tensor):
         raise TypeError(f"to_static({function_name}): input_spec[{index}] of argument '{name}' "
                         f"has dtype {spec.dtype.name}, but the argument has dtype "
                         f"{tensor.dtype.name}")
+
+
+def _convert_sublayer_forwards(layer):
+    """Gives the sublayers of user-defined classes their forward with `if`/`while` converted
+    for the trace (Paddle's layers hold no tensor-conditioned Python); returns those
+    sublayers, whose instance attribute `forward` the caller deletes afterwards."""
+    converted = []
+    for sub in layer.sublayers():
+        cls = type(sub)
+        if "forward" in sub.__dict__ or cls.__module__.split(".")[0] == "paddle":
+            continue
+        forward = getattr(cls, "forward", None)
+        function = convert_function(forward) if isinstance(forward, types.FunctionType) \
+            else forward
+        if function is not forward:
+            object.__setattr__(sub, "forward", types.MethodType(function, sub))
+            converted.append(sub)
+    return converted
 
 
 def _swap_in_variables(layer, block, parameters):

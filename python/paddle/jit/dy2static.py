@@ -8,8 +8,8 @@ function and `convert_while`, which loops in Python or builds paddle.static.nn.w
 
 Only the simple forms are converted: branches and loop bodies without return, break, continue,
 yield, del, global or nonlocal, and loops without an else. Anything else keeps its Python form,
-so a tensor condition there is reported (file, line, reason) when traced. Functions called from
-the converted one are not converted.
+so a tensor condition there is reported (file, line, reason) when traced. Of the functions the
+converted one calls, only the forwards of user-defined sublayers are converted (api.py).
 """
 import ast
 import inspect

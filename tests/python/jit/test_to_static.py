@@ -305,6 +305,40 @@ def test_tensor_if_else_becomes_cond():
             np.testing.assert_allclose(layer(x).numpy(), expected.numpy(), rtol=TOL, atol=TOL)
 
 
+class Gate(nn.Layer):
+    def forward(self, x):
+        if paddle.max(x) > 1.0:
+            x = x / paddle.max(x)
+        return x
+
+
+class GatedMLP(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.gate = Gate()
+
+    def forward(self, x):
+        return self.gate(self.fc(x))
+
+
+def test_tensor_if_in_a_user_sublayer_is_converted_too(tmp_path):
+    layer = GatedMLP()
+    paddle.jit.to_static(layer, input_spec=[InputSpec([None, 4])], full_graph=True)
+    assert "forward" not in layer.gate.__dict__  # converted for the trace only
+    with paddle.no_grad():
+        for scale in (10.0, 0.01):
+            x = paddle.randn([3, 4]) * scale
+            np.testing.assert_allclose(layer(x).numpy(),
+                                       layer.forward.dygraph_function(layer, x).numpy(),
+                                       rtol=TOL, atol=TOL)
+    paddle.jit.save(layer, os.path.join(tmp_path, "gated"))
+    loaded = paddle.jit.load(os.path.join(tmp_path, "gated"))
+    x = paddle.randn([2, 4]) * 10.0
+    with paddle.no_grad():
+        np.testing.assert_allclose(loaded(x).numpy(), layer(x).numpy(), rtol=TOL, atol=TOL)
+
+
 def test_tensor_while_becomes_while_loop_and_python_conditions_stay_python(tmp_path):
     @paddle.jit.to_static(input_spec=[InputSpec([None])], full_graph=True)
     def grow(x):
