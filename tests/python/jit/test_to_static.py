@@ -233,6 +233,31 @@ def test_translated_layer_api(tmp_path):
         loaded.program("infer")
 
 
+def test_save_keeps_the_outputs_output_spec_names(tmp_path):
+    class TwoHeads(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 3)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return F.softmax(y), paddle.argmax(y, axis=-1)
+
+    layer = TwoHeads()
+    spec = [InputSpec([None, 4], "float32", "features")]
+    path = os.path.join(tmp_path, "heads")
+    paddle.jit.save(layer, path, input_spec=spec, output_spec=[1])
+    loaded = paddle.jit.load(path)
+    x = paddle.randn([5, 4])
+    with paddle.no_grad():
+        np.testing.assert_array_equal(loaded(x).numpy(), layer(x)[1].numpy())
+    ops = [op.type for op in loaded.program().global_block().ops]
+    assert "softmax" not in ops  # pruned to the kept output
+    assert loaded._feed_names == ["features"]
+    with pytest.raises(IndexError, match=r"output_spec\[0\] = 2 is out of range"):
+        paddle.jit.save(layer, path, input_spec=spec, output_spec=[2])
+
+
 def test_rollback_restores_the_dygraph_forward():
     layer = paddle.jit.to_static(MLP())
     forward = layer.forward.rollback()
