@@ -52,8 +52,8 @@ def enable_to_static(enable_to_static_bool):
 
 
 def not_to_static(function=None):
-    """Marks a function to be called as is while tracing (it must still only use static-mode
-    ops on the traced tensors); kept for compatibility with Paddle's decorator."""
+    """Marks a function (or a sublayer's forward) to keep its Python `if`/`while` while
+    tracing: they are not converted to cond/while_loop."""
     if function is None:
         return not_to_static
     function._paddle_not_to_static = True

@@ -247,6 +247,8 @@ _converted = weakref.WeakKeyDictionary()
 def convert_function(function):
     """`function` with its simple `if`/`while` statements rewritten (the same function when it
     has none, or when its source is not available)."""
+    if getattr(function, "_paddle_not_to_static", False):
+        return function
     found = _converted.get(function)
     if found is not None:
         return found

@@ -258,6 +258,18 @@ def test_save_keeps_the_outputs_output_spec_names(tmp_path):
         paddle.jit.save(layer, path, input_spec=spec, output_spec=[2])
 
 
+def test_not_to_static_keeps_the_python_if():
+    @paddle.jit.not_to_static
+    def clip(x):
+        if paddle.max(x) > 1.0:
+            x = paddle.clip(x, max=1.0)
+        return x
+
+    static = paddle.jit.to_static(clip, full_graph=True)
+    with paddle.no_grad(), pytest.raises(paddle.jit.ToStaticError, match="a Python if"):
+        static(paddle.ones([2]))
+
+
 def test_rollback_restores_the_dygraph_forward():
     layer = paddle.jit.to_static(MLP())
     forward = layer.forward.rollback()
