@@ -46,6 +46,7 @@ from .nn.parameter import create_parameter  # noqa: E402,F401
 
 from . import static  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
+from . import jit  # noqa: E402,F401
 
 
 def enable_static():
