@@ -2,8 +2,8 @@
 
 Each mapped Paddle op type (its legacy name, slots and attributes, as a .pdmodel stores them)
 has a function that appends the equivalent ONNX nodes. The ONNX operators whose signature
-changed between opsets (attributes that became inputs: Slice at 10, Split/Squeeze/Unsqueeze at
-13, ReduceMean at 18) are emitted in the form of the requested opset.
+changed between opsets (attributes that became inputs: Slice at 10, Split/Squeeze/Unsqueeze/
+ReduceSum at 13, ReduceMean at 18) are emitted in the form of the requested opset.
 """
 import math
 
@@ -241,6 +241,41 @@ def _dropout(g, op):
         g.node("Mul", [x, g.const(keep, g.np_dtype(x))], out)
     else:
         g.node("Identity", [x], out)
+
+
+def _reduce(onnx_type, axes_input_opset):
+    def convert(g, op):
+        x, out = _first(op, "X"), _first(op, "Out")
+        out_dtype = _VAR_TYPE_TO_NUMPY.get(_attr(op, "out_dtype", -1))
+        if out_dtype is not None and np.dtype(out_dtype) != g.np_dtype(x):
+            x = g.node("Cast", [x], to=g.onnx.helper.np_dtype_to_tensor_dtype(
+                np.dtype(out_dtype)))
+        rank = g.rank(x)
+        axes = [] if _attr(op, "reduce_all", False) else list(_attr(op, "dim", []))
+        # No axes reduces all of them, in both ONNX forms.
+        axes = sorted(_norm_axis(a, rank) for a in axes)
+        keepdims = 1 if _attr(op, "keep_dim", False) else 0
+        if not axes:
+            g.node(onnx_type, [x], out, keepdims=keepdims)
+        elif g.opset >= axes_input_opset:
+            g.node(onnx_type, [x, g.int64s(axes)], out, keepdims=keepdims)
+        else:
+            g.node(onnx_type, [x], out, axes=axes, keepdims=keepdims)
+    return convert
+
+
+def _lookup_table_v2(g, op):
+    ids, weight, out = _first(op, "Ids"), _first(op, "W"), _first(op, "Out")
+    padding_idx = _attr(op, "padding_idx", -1)
+    if padding_idx < 0:
+        g.node("Gather", [weight, ids], out, axis=0)
+        return
+    # Paddle's embedding gives zeros, not the weight's row, for the padding index.
+    rows = g.node("Gather", [weight, ids], axis=0)
+    is_padding = g.node("Equal", [ids, g.const(padding_idx, g.np_dtype(ids))])
+    keep = g.node("Cast", [g.node("Not", [is_padding])],
+                  to=g.onnx.helper.np_dtype_to_tensor_dtype(g.np_dtype(weight)))
+    g.node("Mul", [rows, g.unsqueeze(keep, [g.rank(ids)])], out)
 
 
 # ---- convolution, pooling, normalization -----------------------------------------------------
@@ -499,6 +534,9 @@ CONVERTERS = {
     "sigmoid": _unary("Sigmoid"),
     "tanh": _unary("Tanh"),
     "gelu": _gelu,
+    "reduce_mean": _reduce("ReduceMean", 18),
+    "reduce_sum": _reduce("ReduceSum", 13),
+    "lookup_table_v2": _lookup_table_v2,
     "softmax": _softmax,
     "scale": _scale,
     "dropout": _dropout,

@@ -43,6 +43,24 @@ class TinyEncoder(nn.Layer):
         return self.norm2(x + self.dropout(self.ff2(F.gelu(self.ff1(x)))))
 
 
+class TokenClassifier(nn.Layer):
+    """Token ids to class scores: embeddings (0 is padding), the encoder block, mean over the
+    tokens and a linear head."""
+
+    def __init__(self, vocabulary=20, d_model=16, classes=3):
+        super().__init__()
+        self.embedding = nn.Embedding(vocabulary, d_model, padding_idx=0)
+        # A nonzero padding row: the lookup must still give zeros for id 0.
+        weight = self.embedding.weight.numpy()
+        weight[0] = 1.0
+        self.embedding.weight.set_value(weight)
+        self.encoder = TinyEncoder(d_model)
+        self.head = nn.Linear(d_model, classes)
+
+    def forward(self, ids):
+        return self.head(paddle.mean(self.encoder(self.embedding(ids)), axis=1))
+
+
 def mlp():
     return nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 16), nn.Tanh(),
                          nn.Dropout(0.5), nn.Linear(16, 4), nn.Softmax())
@@ -83,7 +101,21 @@ CASES = {
     "mlp": (mlp, [InputSpec([None, 8], "float32", "x")], [(3, 8)]),
     "lenet": (lenet, [InputSpec([None, 1, 16, 16], "float32", "image")], [(2, 1, 16, 16)]),
     "encoder": (TinyEncoder, [InputSpec([None, 5, 16], "float32", "tokens")], [(2, 5, 16)]),
+    "token_classifier": (TokenClassifier, [InputSpec([None, 6], "int64", "ids")], [(3, 6)]),
 }
+
+
+def _example_inputs(specs, shapes):
+    rng = np.random.default_rng(0)
+    inputs = []
+    for spec, shape in zip(specs, shapes):
+        if spec.dtype == paddle.int64:
+            ids = rng.integers(1, 20, size=shape)
+            ids[:, -2:] = 0  # padding at the end of each sequence
+            inputs.append(ids)
+        else:
+            inputs.append(rng.normal(size=shape).astype("float32"))
+    return inputs
 
 
 @pytest.mark.parametrize("opset", [9, 11, 13, 17, 20])
@@ -94,8 +126,7 @@ def test_example_model_matches_dygraph(tmp_path, case, opset):
     model = make()
     _randomize_batch_norm_statistics(model)
     model.eval()
-    rng = np.random.default_rng(0)
-    inputs = [rng.normal(size=s).astype("float32") for s in shapes]
+    inputs = _example_inputs(specs, shapes)
     expected = model(*[paddle.to_tensor(x) for x in inputs]).numpy()
     _, (got,) = _export_and_run(tmp_path, model, specs, inputs, opset)
     assert got.shape == expected.shape

@@ -55,6 +55,8 @@ CASES = [
     ("depthwise_conv", _depthwise, [(1, 3, 8, 7)]),
     ("transpose_matmul", lambda x, y: paddle.matmul(x, y, transpose_x=True), [(2, 4, 3),
                                                                               (2, 4, 5)]),
+    ("reduce_sum_keepdim", lambda x: paddle.sum(x, axis=[0, -1], keepdim=True), [(2, 3, 4)]),
+    ("mean_all_and_axis", lambda x: paddle.mean(x, axis=1) + paddle.mean(x), [(2, 3, 4)]),
     ("matmul_vector", lambda x, y: paddle.matmul(x, y), [(3, 4), (4,)]),
 ]
 
