@@ -238,3 +238,29 @@ def test_bad_arguments_raise_typed_errors(tmp_path):
             paddle.onnx.export(model, path, input_spec=spec)
     finally:
         paddle.disable_static()
+
+
+class TwoHeads(nn.Layer):
+    """Two inputs, two outputs, and one Linear's weight shared with another Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.first = nn.Linear(4, 4)
+        self.second = nn.Linear(4, 4)
+        self.second.weight = self.first.weight
+
+    def forward(self, x, y):
+        return self.first(x), {"sum": self.second(y) + x}
+
+
+def test_several_inputs_outputs_and_a_shared_parameter(tmp_path):
+    model = TwoHeads()
+    rng = np.random.default_rng(5)
+    x, y = (rng.normal(size=(2, 4)).astype("float32") for _ in range(2))
+    specs = [InputSpec([None, 4], "float32", "x"), InputSpec([None, 4], "float32", "y")]
+    proto, got = _export_and_run(tmp_path, model, specs, [x, y], 13)
+    first, rest = model(paddle.to_tensor(x), paddle.to_tensor(y))
+    for result, want in zip(got, (first.numpy(), rest["sum"].numpy())):
+        np.testing.assert_allclose(result, want, rtol=1e-5, atol=1e-5)
+    weights = [t for t in proto.graph.initializer if t.name == model.first.weight.name]
+    assert len(weights) == 1 and len(proto.graph.initializer) == 3
