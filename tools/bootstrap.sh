@@ -11,7 +11,9 @@ APT_PACKAGES=(
   libgoogle-glog-dev libgflags-dev libgtest-dev libgmock-dev
   pybind11-dev libgloo-dev python3-dev clang-format
 )
-PIP_PACKAGES=(numpy pytest pyyaml "scikit-build-core>=0.10" flake8)
+# onnx and onnxruntime are for the tests of paddle.onnx.export only (wheels of about 9 MB and
+# 28 MB; paddle itself does not depend on them).
+PIP_PACKAGES=(numpy pytest pyyaml "scikit-build-core>=0.10" flake8 onnx onnxruntime)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -45,6 +45,7 @@ from .nn.parameter import create_parameter  # noqa: E402,F401
 
 
 from . import static  # noqa: E402,F401
+from . import onnx  # noqa: E402,F401  (imports the onnx package only when exporting)
 from . import vision  # noqa: E402,F401
 from . import jit  # noqa: E402,F401
 
