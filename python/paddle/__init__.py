@@ -45,6 +45,7 @@ from .nn.parameter import create_parameter  # noqa: E402,F401
 
 
 from . import static  # noqa: E402,F401
+from . import inference  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
 
 
@@ -62,3 +63,12 @@ def disable_static(place=None):
 
 def is_tensor(x):
     return isinstance(x, Tensor)
+
+
+def __getattr__(name):
+    # paddle.sysconfig is imported on first use rather than with the package, so that
+    # `python -m paddle.sysconfig` runs it as a fresh module.
+    if name == "sysconfig":
+        import importlib
+        return importlib.import_module("paddle.sysconfig")
+    raise AttributeError(f"module 'paddle' has no attribute '{name}'")
