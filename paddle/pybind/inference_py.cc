@@ -168,8 +168,9 @@ void BindInference(py::module_& parent) {
       .def("summary", &Config::Summary);
 
   py::class_<Tensor>(m, "Tensor")
-      .def("reshape",
-           [](Tensor& t, const std::vector<int>& shape) { t.Reshape(shape); }, py::arg("shape"))
+      .def(
+          "reshape", [](Tensor& t, const std::vector<int>& shape) { t.Reshape(shape); },
+          py::arg("shape"))
       .def("copy_from_cpu", &CopyFromNumpy, py::arg("data"))
       .def("copy_to_cpu", &CopyToNumpy)
       .def("shape", &Tensor::shape)

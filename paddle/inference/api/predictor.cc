@@ -84,8 +84,9 @@ bool IsFile(const std::string& path) {
 
 std::string ReadFile(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(ErrorCode::kFileNotFound, std::string("the ") + what + " '" + path +
-                                              "' does not exist or cannot be read");
+  if (!in)
+    Fail(ErrorCode::kFileNotFound,
+         std::string("the ") + what + " '" + path + "' does not exist or cannot be read");
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
@@ -141,19 +142,33 @@ paddle_infer::DataType FromCore(CoreDType dtype, const std::string& name) {
 template <typename T>
 CoreDType CoreTypeOf();
 template <>
-CoreDType CoreTypeOf<float>() { return CoreDType::FLOAT32; }
+CoreDType CoreTypeOf<float>() {
+  return CoreDType::FLOAT32;
+}
 template <>
-CoreDType CoreTypeOf<double>() { return CoreDType::FLOAT64; }
+CoreDType CoreTypeOf<double>() {
+  return CoreDType::FLOAT64;
+}
 template <>
-CoreDType CoreTypeOf<int64_t>() { return CoreDType::INT64; }
+CoreDType CoreTypeOf<int64_t>() {
+  return CoreDType::INT64;
+}
 template <>
-CoreDType CoreTypeOf<int32_t>() { return CoreDType::INT32; }
+CoreDType CoreTypeOf<int32_t>() {
+  return CoreDType::INT32;
+}
 template <>
-CoreDType CoreTypeOf<uint8_t>() { return CoreDType::UINT8; }
+CoreDType CoreTypeOf<uint8_t>() {
+  return CoreDType::UINT8;
+}
 template <>
-CoreDType CoreTypeOf<int8_t>() { return CoreDType::INT8; }
+CoreDType CoreTypeOf<int8_t>() {
+  return CoreDType::INT8;
+}
 template <>
-CoreDType CoreTypeOf<bool>() { return CoreDType::BOOL; }
+CoreDType CoreTypeOf<bool>() {
+  return CoreDType::BOOL;
+}
 
 }  // namespace
 
@@ -270,8 +285,7 @@ std::string Config::Summary() const {
   // The analysis passes (fusions, constant folding) are not part of this library yet: the
   // switch is recorded and the program runs as saved.
   row("ir_optim", on(impl_->ir_optim) + " (no analysis passes yet: the program runs as saved)");
-  row("memory_optim", on(impl_->memory_optim) +
-                          " (buffers are always freed after their last use)");
+  row("memory_optim", on(impl_->memory_optim) + " (buffers are always freed after their last use)");
   row("glog_info", on(!impl_->glog_info_disabled));
   return os.str();
 }
@@ -302,17 +316,17 @@ void StripFeedFetch(LoadedModel* model, const std::string& source) {
     int col = 0;
     if (const auto* attr = op->FindAttr("col")) col = attr->i();
     if (args.size() != 1 || (feed ? feeds : fetches).count(col)) {
-      Fail(ErrorCode::kInvalidArgument,
-           source + ": a " + op->type() + " op without one variable or with a repeated 'col' " +
-               std::to_string(col) + "; the model is corrupt");
+      Fail(ErrorCode::kInvalidArgument, source + ": a " + op->type() +
+                                            " op without one variable or with a repeated 'col' " +
+                                            std::to_string(col) + "; the model is corrupt");
     }
     (feed ? feeds : fetches)[col] = args[0];
     block->RemoveOps(i, i + 1);
   }
   if (feeds.empty() || fetches.empty()) {
-    Fail(ErrorCode::kInvalidArgument,
-         source + ": the program has no " + (feeds.empty() ? "feed" : "fetch") +
-             " ops; save it with paddle.static.save_inference_model");
+    Fail(ErrorCode::kInvalidArgument, source + ": the program has no " +
+                                          (feeds.empty() ? "feed" : "fetch") +
+                                          " ops; save it with paddle.static.save_inference_model");
   }
   for (auto& [col, name] : feeds) model->inputs.push_back(name);
   for (auto& [col, name] : fetches) model->outputs.push_back(name);
@@ -396,9 +410,8 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
     params_path = config.params_file();
   }
   if (!params_path.empty()) params_source = "file '" + params_path + "'";
-  std::string program_bytes = config.model_from_memory()
-                      ? prog_buffer
-                      : ReadFile(program_source, "program file");
+  std::string program_bytes =
+      config.model_from_memory() ? prog_buffer : ReadFile(program_source, "program file");
   model->program = Guarded([&] { return fw::ProgramDesc::Parse(program_bytes, program_source); });
   StripFeedFetch(model.get(), program_source);
 
@@ -424,8 +437,8 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
       params_source = "files in '" + dir + "'";
       for (const std::string& name : names) {
         if (!IsFile(dir + name)) {
-          Fail(ErrorCode::kFileNotFound, "the parameter file '" + dir + name + "' of variable '" +
-                                             name + "' does not exist");
+          Fail(ErrorCode::kFileNotFound,
+               "the parameter file '" + dir + name + "' of variable '" + name + "' does not exist");
         }
         values.push_back(Guarded([&] { return fw::LoadDenseTensor(dir + name); }));
       }
@@ -447,7 +460,7 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
 struct Tensor::Impl {
   std::string name;
   DenseTensor* tensor;
-  CoreDType declared;         // the program's dtype for the variable
+  CoreDType declared;  // the program's dtype for the variable
   bool input;
   paddle::Place place;
 };
@@ -484,8 +497,8 @@ void Tensor::CopyFromCpu(const T* data) {
   if (given != impl_->declared) {
     Fail(ErrorCode::kInvalidType, std::string("CopyFromCpu of input '") + impl_->name +
                                       "': the program declares it " +
-                                      paddle::DataTypeName(impl_->declared) +
-                                      ", but the data is " + paddle::DataTypeName(given));
+                                      paddle::DataTypeName(impl_->declared) + ", but the data is " +
+                                      paddle::DataTypeName(given));
   }
   DenseTensor* t = impl_->tensor;
   if (t->dims().size() == 0 && t->dtype() == CoreDType::UNDEFINED) {
@@ -502,24 +515,22 @@ template <typename T>
 void Tensor::CopyToCpu(T* data) const {
   const DenseTensor* t = impl_->tensor;
   if (!t->initialized()) {
-    Fail(ErrorCode::kPreconditionNotMet,
-         "CopyToCpu: '" + impl_->name + "' holds no data" +
-             (impl_->input ? "" : "; call Predictor::Run first"));
+    Fail(ErrorCode::kPreconditionNotMet, "CopyToCpu: '" + impl_->name + "' holds no data" +
+                                             (impl_->input ? "" : "; call Predictor::Run first"));
   }
   CoreDType wanted = CoreTypeOf<T>();
   if (wanted != t->dtype()) {
     Fail(ErrorCode::kInvalidType, std::string("CopyToCpu of '") + impl_->name + "': it is " +
                                       paddle::DataTypeName(t->dtype()) +
-                                      ", but the destination is " +
-                                      paddle::DataTypeName(wanted));
+                                      ", but the destination is " + paddle::DataTypeName(wanted));
   }
   Guarded([&] {
     paddle::memory::Copy(paddle::CPUPlace(), data, t->place(), t->raw_data(), t->nbytes());
   });
 }
 
-#define PD_INSTANTIATE_COPIES(T)                                        \
-  template PD_INFER_DECL void Tensor::CopyFromCpu<T>(const T* data);    \
+#define PD_INSTANTIATE_COPIES(T)                                     \
+  template PD_INFER_DECL void Tensor::CopyFromCpu<T>(const T* data); \
   template PD_INFER_DECL void Tensor::CopyToCpu<T>(T * data) const;
 PD_INSTANTIATE_COPIES(float)
 PD_INSTANTIATE_COPIES(double)
@@ -567,8 +578,7 @@ struct Predictor::Impl {
     }
     fw::PrepareOptions options;
     options.skip_vars = model->inputs;
-    options.skip_vars.insert(options.skip_vars.end(), model->outputs.begin(),
-                             model->outputs.end());
+    options.skip_vars.insert(options.skip_vars.end(), model->outputs.begin(), model->outputs.end());
     prepared = Guarded([&] { return executor.Prepare(*model->program, 0, options); });
     for (const std::string& name : model->inputs) scope->Var(name);
   }
@@ -607,9 +617,9 @@ struct Predictor::Impl {
       const fw::VarDesc* var = model->program->MainBlock()->FindVar(name);
       if (var == nullptr) continue;
       if (t.dtype() != var->dtype()) {
-        Fail(ErrorCode::kInvalidType, std::string("Run: input '") + name +
-                                          "' must be " + paddle::DataTypeName(var->dtype()) +
-                                          ", but it holds " + paddle::DataTypeName(t.dtype()));
+        Fail(ErrorCode::kInvalidType, std::string("Run: input '") + name + "' must be " +
+                                          paddle::DataTypeName(var->dtype()) + ", but it holds " +
+                                          paddle::DataTypeName(t.dtype()));
       }
       std::vector<int64_t> declared = var->shape(), given = t.dims().ToVector();
       bool ok = declared.size() == given.size();
@@ -626,8 +636,10 @@ struct Predictor::Impl {
 };
 
 Predictor::Predictor(const Config& config)
-    : impl_(Guarded([&] { return std::make_unique<Impl>(
-          LoadModel(config, config.impl_->prog_buffer, config.impl_->params_buffer)); })) {}
+    : impl_(Guarded([&] {
+        return std::make_unique<Impl>(
+            LoadModel(config, config.impl_->prog_buffer, config.impl_->params_buffer));
+      })) {}
 Predictor::Predictor(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Predictor::~Predictor() = default;
 
@@ -642,8 +654,16 @@ std::unique_ptr<Tensor> Predictor::GetOutputHandle(const std::string& name) {
 
 bool Predictor::Run() {
   impl_->CheckInputs();
+  // The thread count applies to this run only: the calling thread's own setting comes back.
+  int caller_threads = omp_get_max_threads();
   omp_set_num_threads(impl_->model->math_threads);
-  Guarded([&] { impl_->executor.Run(impl_->prepared.get(), impl_->scope); });
+  try {
+    Guarded([&] { impl_->executor.Run(impl_->prepared.get(), impl_->scope); });
+  } catch (...) {
+    omp_set_num_threads(caller_threads);
+    throw;
+  }
+  omp_set_num_threads(caller_threads);
   return true;
 }
 

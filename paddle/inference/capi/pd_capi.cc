@@ -141,8 +141,8 @@ PD_Config* PD_ConfigCreate(void) {
 }
 void PD_ConfigDestroy(PD_Config* config) { delete config; }
 
-#define PD_CONFIG_CALL(function, ...)                 \
-  if (Null(config, #function, "config")) return;      \
+#define PD_CONFIG_CALL(function, ...)            \
+  if (Null(config, #function, "config")) return; \
   CatchingVoid([&] { config->config.__VA_ARGS__; })
 
 void PD_ConfigSetModel(PD_Config* config, const char* prog_file_path,
@@ -173,8 +173,8 @@ void PD_ConfigSetModelBuffer(PD_Config* config, const char* prog_buffer, size_t 
                  SetModelBuffer(prog_buffer, prog_buffer_size, params_buffer ? params_buffer : "",
                                 params_buffer_size));
 }
-void PD_ConfigEnableUseGpu(PD_Config* config, uint64_t memory_pool_init_size_mb,
-                           int32_t device_id, PD_PrecisionType precision) {
+void PD_ConfigEnableUseGpu(PD_Config* config, uint64_t memory_pool_init_size_mb, int32_t device_id,
+                           PD_PrecisionType precision) {
   PD_CONFIG_CALL(PD_ConfigEnableUseGpu,
                  EnableUseGpu(memory_pool_init_size_mb, device_id,
                               static_cast<paddle_infer::PrecisionType>(precision)));
@@ -197,7 +197,7 @@ void PD_ConfigDisableGlogInfo(PD_Config* config) {
 }
 #undef PD_CONFIG_CALL
 
-#define PD_CONFIG_GET(function, failed, expression)    \
+#define PD_CONFIG_GET(function, failed, expression)     \
   if (Null(config, #function, "config")) return failed; \
   return Catching([&] { return expression; }, failed)
 
@@ -240,8 +240,7 @@ PD_Bool PD_ConfigGlogInfoDisabled(PD_Config* config) {
                 static_cast<PD_Bool>(config->config.glog_info_disabled()));
 }
 PD_Cstr* PD_ConfigSummary(PD_Config* config) {
-  PD_CONFIG_GET(PD_ConfigSummary, static_cast<PD_Cstr*>(nullptr),
-                ToCstr(config->config.Summary()));
+  PD_CONFIG_GET(PD_ConfigSummary, static_cast<PD_Cstr*>(nullptr), ToCstr(config->config.Summary()));
 }
 #undef PD_CONFIG_GET
 
@@ -249,9 +248,8 @@ PD_Cstr* PD_ConfigSummary(PD_Config* config) {
 
 PD_Predictor* PD_PredictorCreate(PD_Config* config) {
   if (Null(config, "PD_PredictorCreate", "config")) return nullptr;
-  PD_Predictor* predictor = Catching([&] {
-    return new PD_Predictor{std::make_unique<paddle_infer::Predictor>(config->config)};
-  });
+  PD_Predictor* predictor = Catching(
+      [&] { return new PD_Predictor{std::make_unique<paddle_infer::Predictor>(config->config)}; });
   delete config;
   return predictor;
 }
@@ -309,8 +307,7 @@ void PD_TensorDestroy(PD_Tensor* tensor) { delete tensor; }
 void PD_TensorReshape(PD_Tensor* tensor, size_t shape_size, int32_t* shape) {
   if (Null(tensor, "PD_TensorReshape", "tensor")) return;
   if (shape_size > 0 && Null(shape, "PD_TensorReshape", "shape")) return;
-  CatchingVoid(
-      [&] { tensor->tensor->Reshape(std::vector<int>(shape, shape + shape_size)); });
+  CatchingVoid([&] { tensor->tensor->Reshape(std::vector<int>(shape, shape + shape_size)); });
 }
 void PD_TensorCopyFromCpuFloat(PD_Tensor* t, const float* d) {
   CopyFrom(t, d, "PD_TensorCopyFromCpuFloat");

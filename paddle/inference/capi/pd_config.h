@@ -17,8 +17,7 @@ PADDLE_CAPI_EXPORT void PD_ConfigSetModelDir(PD_Config* config, const char* mode
 PADDLE_CAPI_EXPORT void PD_ConfigSetProgFile(PD_Config* config, const char* prog_file_path);
 PADDLE_CAPI_EXPORT void PD_ConfigSetParamsFile(PD_Config* config, const char* params_file_path);
 PADDLE_CAPI_EXPORT void PD_ConfigSetModelBuffer(PD_Config* config, const char* prog_buffer,
-                                                size_t prog_buffer_size,
-                                                const char* params_buffer,
+                                                size_t prog_buffer_size, const char* params_buffer,
                                                 size_t params_buffer_size);
 PADDLE_CAPI_EXPORT PD_Bool PD_ConfigModelFromMemory(PD_Config* config);
 PADDLE_CAPI_EXPORT const char* PD_ConfigGetModelDir(PD_Config* config);

@@ -20,8 +20,7 @@ PADDLE_CAPI_EXPORT PD_OneDimArrayCstr* PD_PredictorGetOutputNames(PD_Predictor* 
 PADDLE_CAPI_EXPORT size_t PD_PredictorGetInputNum(PD_Predictor* predictor);
 PADDLE_CAPI_EXPORT size_t PD_PredictorGetOutputNum(PD_Predictor* predictor);
 /* NULL for an unknown name. Free the handle with PD_TensorDestroy. */
-PADDLE_CAPI_EXPORT PD_Tensor* PD_PredictorGetInputHandle(PD_Predictor* predictor,
-                                                         const char* name);
+PADDLE_CAPI_EXPORT PD_Tensor* PD_PredictorGetInputHandle(PD_Predictor* predictor, const char* name);
 PADDLE_CAPI_EXPORT PD_Tensor* PD_PredictorGetOutputHandle(PD_Predictor* predictor,
                                                           const char* name);
 PADDLE_CAPI_EXPORT PD_Bool PD_PredictorRun(PD_Predictor* predictor);

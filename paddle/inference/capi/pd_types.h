@@ -19,7 +19,7 @@ typedef struct PD_OneDimArrayCstr {
 } PD_OneDimArrayCstr;
 
 typedef struct PD_Cstr {
-  size_t size;  /* including the terminating NUL */
+  size_t size; /* including the terminating NUL */
   char* data;
 } PD_Cstr;
 

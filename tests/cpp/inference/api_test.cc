@@ -28,8 +28,7 @@ class PredictorTest : public ::testing::Test {
     return paddle_infer::CreatePredictor(paddle_infer::Config(files_.program, files_.params));
   }
 
-  static std::vector<float> RunOn(paddle_infer::Predictor* predictor,
-                                  const std::vector<float>& x) {
+  static std::vector<float> RunOn(paddle_infer::Predictor* predictor, const std::vector<float>& x) {
     auto input = predictor->GetInputHandle("x");
     input->Reshape({static_cast<int>(x.size() / 4), 4});
     input->CopyFromCpu(x.data());
@@ -47,6 +46,17 @@ class PredictorTest : public ::testing::Test {
 void ExpectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], 1e-5) << i;
+}
+
+paddle_infer::ErrorCode CodeOf(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const paddle_infer::Error& e) {
+    EXPECT_GT(std::string(e.what()).size(), 10u);
+    return e.code();
+  }
+  ADD_FAILURE() << "no paddle_infer::Error was thrown";
+  return paddle_infer::ErrorCode::kInternal;
 }
 
 TEST_F(PredictorTest, RunsTheSavedProgram) {
@@ -85,6 +95,21 @@ TEST_F(PredictorTest, LoadsFromBuffersAndModelDirectories) {
              MlpReference(files_, x));
 }
 
+TEST_F(PredictorTest, LoadsAModelDirectoryWithOneFilePerParameter) {
+  // The layout of models saved without params_filename: __model__ and a file per variable.
+  std::filesystem::path separate = dir_ / "separate";
+  std::filesystem::create_directories(separate);
+  std::filesystem::copy_file(files_.program, separate / "__model__");
+  framework::SaveDenseTensor((separate / "w").string(), FloatTensor({4, 3}, files_.w));
+  framework::SaveDenseTensor((separate / "b").string(), FloatTensor({3}, files_.b));
+  std::vector<float> x = {0.5f, -1, 2, 1};
+  auto predictor = paddle_infer::CreatePredictor(paddle_infer::Config(separate.string()));
+  ExpectNear(RunOn(predictor.get(), x), MlpReference(files_, x));
+  std::filesystem::remove(separate / "b");
+  EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(paddle_infer::Config(separate.string())); }),
+            paddle_infer::ErrorCode::kFileNotFound);
+}
+
 TEST_F(PredictorTest, HandlesAreViewsOfThePredictorsVariables) {
   auto predictor = Create();
   auto input = predictor->GetInputHandle("x");
@@ -109,7 +134,8 @@ TEST_F(PredictorTest, ClonesRunConcurrently) {
   constexpr int kThreads = 4;
   std::vector<std::vector<float>> inputs(kThreads), expected(kThreads);
   for (int t = 0; t < kThreads; ++t) {
-    for (int i = 0; i < 4 * 16; ++i) inputs[t].push_back(0.01f * static_cast<float>(i * (t + 1)) - 0.3f);
+    for (int i = 0; i < 4 * 16; ++i)
+      inputs[t].push_back(0.01f * static_cast<float>(i * (t + 1)) - 0.3f);
     expected[t] = RunOn(predictor.get(), inputs[t]);
   }
   std::vector<std::unique_ptr<paddle_infer::Predictor>> clones;
@@ -127,24 +153,15 @@ TEST_F(PredictorTest, ClonesRunConcurrently) {
   }
 }
 
-paddle_infer::ErrorCode CodeOf(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const paddle_infer::Error& e) {
-    EXPECT_GT(std::string(e.what()).size(), 10u);
-    return e.code();
-  }
-  ADD_FAILURE() << "no paddle_infer::Error was thrown";
-  return paddle_infer::ErrorCode::kInternal;
-}
-
 TEST_F(PredictorTest, MissingFilesAreFileNotFound) {
   using paddle_infer::Config;
-  EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(Config(files_.program + ".missing",
-                                                              files_.params)); }),
+  EXPECT_EQ(CodeOf([&] {
+              paddle_infer::CreatePredictor(Config(files_.program + ".missing", files_.params));
+            }),
             paddle_infer::ErrorCode::kFileNotFound);
-  EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(Config(files_.program,
-                                                              files_.params + ".missing")); }),
+  EXPECT_EQ(CodeOf([&] {
+              paddle_infer::CreatePredictor(Config(files_.program, files_.params + ".missing"));
+            }),
             paddle_infer::ErrorCode::kFileNotFound);
   EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(Config((dir_ / "nothing").string())); }),
             paddle_infer::ErrorCode::kFileNotFound);
@@ -161,19 +178,21 @@ TEST_F(PredictorTest, ParamsThatDoNotMatchTheProgramAreInvalidArguments) {
   }
   // A truncated file, and a program file that is not a program.
   std::filesystem::resize_file(transposed.params, 20);
-  EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(paddle_infer::Config(
-                             transposed.program, transposed.params)); }),
-            paddle_infer::ErrorCode::kInvalidArgument);
-  EXPECT_EQ(CodeOf([&] { paddle_infer::CreatePredictor(paddle_infer::Config(
-                             transposed.params, files_.params)); }),
+  EXPECT_EQ(
+      CodeOf([&] {
+        paddle_infer::CreatePredictor(paddle_infer::Config(transposed.program, transposed.params));
+      }),
+      paddle_infer::ErrorCode::kInvalidArgument);
+  EXPECT_EQ(CodeOf([&] {
+              paddle_infer::CreatePredictor(paddle_infer::Config(transposed.params, files_.params));
+            }),
             paddle_infer::ErrorCode::kInvalidArgument);
 }
 
 TEST_F(PredictorTest, BadInputsAreTypedErrors) {
   auto predictor = Create();
   EXPECT_EQ(CodeOf([&] { predictor->GetInputHandle("y"); }), paddle_infer::ErrorCode::kNotFound);
-  EXPECT_EQ(CodeOf([&] { predictor->GetOutputHandle("x"); }),
-            paddle_infer::ErrorCode::kNotFound);
+  EXPECT_EQ(CodeOf([&] { predictor->GetOutputHandle("x"); }), paddle_infer::ErrorCode::kNotFound);
   auto input = predictor->GetInputHandle("x");
   EXPECT_EQ(CodeOf([&] { predictor->Run(); }), paddle_infer::ErrorCode::kPreconditionNotMet);
   input->Reshape({2, 5});  // the program declares [-1, 4]

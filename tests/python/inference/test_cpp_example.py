@@ -83,3 +83,62 @@ def test_cpp_program_reports_bad_input(serve_model, tmp_path):
     assert done.returncode == 1 and "shape [-1, 6]" in done.stderr, done.stderr
     done = serve(serve_model, str(tmp_path / "missing"), [])
     assert done.returncode == 1 and "missing.pdmodel" in done.stderr, done.stderr
+
+
+C_PROGRAM = r"""
+#include <stdio.h>
+#include "pd_inference_api.h"
+
+/* Runs the MLP on a [2, 6] input of ones and prints the output; on failure prints the error. */
+int main(int argc, char** argv) {
+  PD_Config* config = PD_ConfigCreate();
+  PD_ConfigSetModel(config, argv[1], argv[2]);
+  PD_Predictor* predictor = PD_PredictorCreate(config);
+  if (predictor == NULL) {
+    fprintf(stderr, "%s\n", PD_GetLastErrorMessage());
+    return 1;
+  }
+  PD_Tensor* input = PD_PredictorGetInputHandle(predictor, "x");
+  int32_t shape[2] = {2, 6};
+  float ones[12];
+  for (int i = 0; i < 12; ++i) ones[i] = 1.0f;
+  PD_TensorReshape(input, 2, shape);
+  PD_TensorCopyFromCpuFloat(input, ones);
+  if (!PD_PredictorRun(predictor)) {
+    fprintf(stderr, "%s\n", PD_GetLastErrorMessage());
+    return 1;
+  }
+  PD_OneDimArrayCstr* names = PD_PredictorGetOutputNames(predictor);
+  PD_Tensor* output = PD_PredictorGetOutputHandle(predictor, names->data[0]);
+  float out[6];
+  PD_TensorCopyToCpuFloat(output, out);
+  for (int i = 0; i < 6; ++i) printf("%.9g\n", out[i]);
+  PD_OneDimArrayCstrDestroy(names);
+  PD_TensorDestroy(input);
+  PD_TensorDestroy(output);
+  PD_PredictorDestroy(predictor);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+def test_c_program_uses_the_c_api(tmp_path):
+    import paddle.sysconfig
+    source = tmp_path / "serve.c"
+    source.write_text(C_PROGRAM)
+    lib = paddle.sysconfig.get_lib()
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", str(source), "-o",
+                    str(tmp_path / "serve"), f"-I{paddle.sysconfig.get_include()}", f"-L{lib}",
+                    "-lpaddle_inference", f"-Wl,-rpath,{lib}", f"-Wl,-rpath-link,{lib}"],
+                   check=True, capture_output=True)
+    prefix = save_mlp(str(tmp_path))
+    done = subprocess.run([str(tmp_path / "serve"), prefix + ".pdmodel", prefix + ".pdiparams"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = np.array([float(v) for v in done.stdout.split()]).reshape(2, 3)
+    expected = executor_outputs(prefix, [np.ones((2, 6), dtype="float32")])[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+    done = subprocess.run([str(tmp_path / "serve"), prefix + ".pdiparams", prefix + ".pdiparams"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "pdiparams" in done.stderr, done.stderr
