@@ -7,10 +7,7 @@ if(NOT TARGET PaddleInference::paddle_inference)
   set_target_properties(PaddleInference::paddle_inference PROPERTIES
     IMPORTED_LOCATION "${_paddle_inference_prefix}/lib/libpaddle_inference.so"
     INTERFACE_INCLUDE_DIRECTORIES "${_paddle_inference_prefix}/include"
-    INTERFACE_COMPILE_FEATURES cxx_std_17
-    # The library finds the core beside it at run time (RUNPATH $ORIGIN); the linker is told
-    # where it is too.
-    IMPORTED_LINK_DEPENDENT_LIBRARIES "${_paddle_inference_prefix}/lib/libpaddle_core.so")
+    INTERFACE_COMPILE_FEATURES cxx_std_17)
 endif()
 set(PaddleInference_INCLUDE_DIRS "${_paddle_inference_prefix}/include")
 set(PaddleInference_LIBRARIES PaddleInference::paddle_inference)

@@ -35,12 +35,12 @@ ctest --test-dir "$BUILD" -j 8 --output-on-failure >"$LOGS/ctest.log" 2>&1
 echo "ctest: exit $?"; tail -n 15 "$LOGS/ctest.log"
 
 # The package as pip would install it: the Python sources with the extension and the generated
-# files in paddle/base, the core and inference libraries in paddle/lib.
+# files in paddle/base, the core (which the extension links) in paddle/lib.
 SITE=/tmp/device-site
 rm -rf "$SITE" && mkdir -p "$SITE"
 cp -r python/paddle "$SITE/"
 mkdir -p "$SITE/paddle/lib"
-cp "$BUILD"/libpaddle_core.so "$BUILD"/paddle/inference/libpaddle_inference.so "$SITE/paddle/lib/"
+cp "$BUILD"/libpaddle_core.so "$SITE/paddle/lib/"
 cp "$BUILD"/paddle/pybind/libpaddle*.so "$BUILD"/python/generated_api.py \
   "$BUILD"/python/op_manifest.json "$SITE/paddle/base/"
 cd /tmp

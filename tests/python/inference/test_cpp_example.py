@@ -142,3 +142,21 @@ def test_c_program_uses_the_c_api(tmp_path):
     done = subprocess.run([str(tmp_path / "serve"), prefix + ".pdiparams", prefix + ".pdiparams"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "pdiparams" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(shutil.which("nm") is None or shutil.which("readelf") is None,
+                    reason="needs binutils")
+def test_library_exports_only_its_api_and_does_not_load_the_core():
+    import paddle.sysconfig
+    library = os.path.join(paddle.sysconfig.get_lib(), "libpaddle_inference.so")
+    symbols = subprocess.run(["nm", "-D", "--defined-only", "-C", library], check=True,
+                             capture_output=True, text=True).stdout.splitlines()
+    names = [line.split(" ", 2)[2] for line in symbols]
+    assert any(name.startswith("PD_PredictorRun") for name in names)
+    assert any("paddle_infer::Predictor::Run()" in name for name in names)
+    foreign = [name for name in names
+               if not (name.startswith("PD_") or "paddle_infer::" in name)]
+    assert foreign == []
+    dynamic = subprocess.run(["readelf", "-d", library], check=True, capture_output=True,
+                             text=True).stdout
+    assert "libpaddle_core" not in dynamic and "libglog" not in dynamic
