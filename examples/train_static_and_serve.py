@@ -1,7 +1,10 @@
 """Static-graph half of tools/demo.sh: build the two-spirals classifier as a program, train it
 with the Executor, save it as an inference model (.pdmodel + .pdiparams, PaddlePaddle's files),
-load it into a fresh scope and serve predictions from the loaded program."""
+load it into a fresh scope and serve predictions from the loaded program. The model is saved at
+the path prefix given as the first argument (default: a new temporary directory), where
+tools/demo.sh then serves it from C++ (examples/cpp_inference)."""
 import os
+import sys
 import tempfile
 
 import numpy as np
@@ -42,7 +45,7 @@ def main():
         if epoch % 10 == 0 or epoch == 59:
             print(f"epoch {epoch:3d}  loss {total / (len(order) // batch):.4f}")
 
-    prefix = os.path.join(tempfile.mkdtemp(), "spirals")
+    prefix = sys.argv[1] if len(sys.argv) > 1 else os.path.join(tempfile.mkdtemp(), "spirals")
     paddle.static.save_inference_model(prefix, [x], [probs], exe, program=main_program)
     print(f"saved {prefix}.pdmodel ({os.path.getsize(prefix + '.pdmodel')} bytes) and "
           f"{prefix}.pdiparams ({os.path.getsize(prefix + '.pdiparams')} bytes)")

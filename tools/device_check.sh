@@ -34,12 +34,14 @@ fi
 ctest --test-dir "$BUILD" -j 8 --output-on-failure >"$LOGS/ctest.log" 2>&1
 echo "ctest: exit $?"; tail -n 15 "$LOGS/ctest.log"
 
-# The package as pip would install it: the Python sources with the extension, the core library
-# and the generated files in paddle/base.
+# The package as pip would install it: the Python sources with the extension and the generated
+# files in paddle/base, the core (which the extension links) in paddle/lib.
 SITE=/tmp/device-site
 rm -rf "$SITE" && mkdir -p "$SITE"
 cp -r python/paddle "$SITE/"
-cp "$BUILD"/paddle/pybind/libpaddle*.so "$BUILD"/libpaddle_core.so "$BUILD"/python/generated_api.py \
+mkdir -p "$SITE/paddle/lib"
+cp "$BUILD"/libpaddle_core.so "$SITE/paddle/lib/"
+cp "$BUILD"/paddle/pybind/libpaddle*.so "$BUILD"/python/generated_api.py \
   "$BUILD"/python/op_manifest.json "$SITE/paddle/base/"
 cd /tmp
 PYTHONPATH="$SITE" "$PYTHON" -c "import paddle; paddle.utils.run_check()" 2>&1 | tail -n 3

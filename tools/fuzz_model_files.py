@@ -7,7 +7,8 @@ It writes a small inference model (paddle.static.save_inference_model: .pdmodel,
 and a state dict (paddle.save: .pdparams), then, again and again, corrupts one of them (a
 truncation, flipped bytes, a span overwritten with random bytes or repeated, extreme length
 fields, an empty file) and loads it: paddle.static.load_inference_model followed by running the
-loaded program on a feed, or paddle.load. A load must return or raise a typed error (see
+loaded program on a feed, or a paddle.inference predictor created from the files and run on it,
+or paddle.load. A load must return or raise a typed error (see
 tools/hostile_cases.py); one that kills its worker, hangs or raises anything else is kept in --out
 with its corrupted files and a reproducer script, and the run exits with status 1.
 """
@@ -45,6 +46,11 @@ paddle.save({"weight": paddle.randn([4, 3]), "step": 7}, os.path.join(directory,
 SERVE = ("(lambda loaded, exe: exe.run(loaded[0], feed={{loaded[1][0]: np.ones([2, 4], 'float32')}}, "
          "fetch_list=loaded[2]))(paddle.static.load_inference_model({prefix!r}, "
          "paddle.static.Executor(paddle.CPUPlace())), paddle.static.Executor(paddle.CPUPlace()))")
+# The same through paddle.inference (libpaddle_inference's Predictor).
+PREDICT = ("(lambda p: (p.get_input_handle(p.get_input_names()[0]).copy_from_cpu("
+           "np.ones([2, 4], 'float32')), p.run(), p.get_output_handle(p.get_output_names()[0])"
+           ".copy_to_cpu()))(paddle.inference.create_predictor(paddle.inference.Config("
+           "{prefix!r} + '.pdmodel', {prefix!r} + '.pdiparams')))")
 LOAD_STATE = "paddle.load({path!r})"
 
 
@@ -97,7 +103,8 @@ def main():
             if target == "state.pdparams":
                 source = LOAD_STATE.format(path=os.path.join(case_dir, target))
             else:
-                source = SERVE.format(prefix=os.path.join(case_dir, "model"))
+                serve = rng.choice((SERVE, PREDICT))
+                source = serve.format(prefix=os.path.join(case_dir, "model"))
             outcome, detail = runner.run({"source": source})
             loads += 1
             if hostile_cases.is_failure(outcome):

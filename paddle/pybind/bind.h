@@ -18,6 +18,7 @@ void BindTensorIO(py::module_& m);
 void BindOps(py::module_& m);
 void BindAutograd(py::module_& m);
 void BindRuntime(py::module_& m);
+void BindInference(py::module_& m);
 
 void BindFramework(py::module_& m);
 

@@ -15,4 +15,5 @@ PYBIND11_MODULE(libpaddle, m) {
   paddle::pybind::BindOps(m);
   paddle::pybind::BindAutograd(m);
   paddle::pybind::BindRuntime(m);
+  paddle::pybind::BindInference(m);
 }

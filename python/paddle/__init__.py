@@ -46,6 +46,7 @@ from .nn.parameter import create_parameter  # noqa: E402,F401
 
 from . import static  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401  (imports the onnx package only when exporting)
+from . import inference  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
 from . import jit  # noqa: E402,F401
 
@@ -64,3 +65,12 @@ def disable_static(place=None):
 
 def is_tensor(x):
     return isinstance(x, Tensor)
+
+
+def __getattr__(name):
+    # paddle.sysconfig is imported on first use rather than with the package, so that
+    # `python -m paddle.sysconfig` runs it as a fresh module.
+    if name == "sysconfig":
+        import importlib
+        return importlib.import_module("paddle.sysconfig")
+    raise AttributeError(f"module 'paddle' has no attribute '{name}'")
