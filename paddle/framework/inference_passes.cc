@@ -260,7 +260,10 @@ int RemoveDropout(ProgramDesc* program) {
       ++i;
       continue;
     }
-    if (StringAttr(*op, "dropout_implementation", "upscale_in_train") == "upscale_in_train") {
+    // A result nothing reads is a model output: it keeps its name through a scale by 1.
+    const bool identity =
+        StringAttr(*op, "dropout_implementation", "upscale_in_train") == "upscale_in_train";
+    if (identity && Readers(*program, out) > 0) {
       // The identity: the readers of out read x instead.
       for (size_t b = 0; b < program->Size(); ++b) {
         for (const auto& reader : program->Block(b)->ops()) reader->RenameInput(out, x);
@@ -268,7 +271,7 @@ int RemoveDropout(ProgramDesc* program) {
       block->RemoveOps(i, i + 1);
     } else {
       const ProtoAttr* p = op->FindAttr("dropout_prob");
-      const float keep = 1.0f - (p ? p->f() : 0.5f);
+      const float keep = identity ? 1.0f : 1.0f - (p ? p->f() : 0.5f);
       OpDesc* scale = block->InsertOp(i);
       scale->set_type("scale");
       scale->SetInput("X", {x});

@@ -14,7 +14,8 @@ namespace paddle::framework {
 
 // Ops that behave differently in training switch to inference: every `is_test` attribute is set,
 // and dropout goes: removed where it is the identity at inference ("upscale_in_train", its
-// readers then read its input), a scale by 1 - p where it scales ("downgrade_in_infer").
+// readers then read its input; a scale by 1 where nothing reads it, a model output keeping its
+// name), a scale by 1 - p where it scales ("downgrade_in_infer").
 int RemoveDropout(ProgramDesc* program);
 
 // conv2d/depthwise_conv2d followed by an inference batch_norm that alone reads the convolution's

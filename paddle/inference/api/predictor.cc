@@ -15,6 +15,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/common/flags.h"
 #include "paddle/framework/executor.h"
+#include "paddle/framework/inference_passes.h"
 #include "paddle/framework/program_desc.h"
 #include "paddle/framework/scope.h"
 #include "paddle/framework/tensor_io.h"
@@ -282,9 +283,9 @@ std::string Config::Summary() const {
   if (impl_->use_gpu) row("gpu_device_id", std::to_string(impl_->device_id));
   row("cpu_math_thread", std::to_string(impl_->math_threads));
   row("enable_mkldnn", on(impl_->mkldnn) + " (oneDNN kernels are chosen per op either way)");
-  // The analysis passes (fusions, constant folding) are not part of this library yet: the
-  // switch is recorded and the program runs as saved.
-  row("ir_optim", on(impl_->ir_optim) + " (no analysis passes yet: the program runs as saved)");
+  row("ir_optim", on(impl_->ir_optim) +
+                      " (dropout removal, conv + batch_norm folding, fc and elementwise + "
+                      "activation fusion)");
   row("memory_optim", on(impl_->memory_optim) + " (buffers are always freed after their last use)");
   row("glog_info", on(!impl_->glog_info_disabled));
   return os.str();
@@ -449,6 +450,11 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
     fw::Variable* var = model->weights.Var(names[i]);
     var->set_kind(saved[i]->kind());
     *var->tensor() = std::move(values[i]);
+  }
+  // The analysis passes rewrite the program and fold weights in this model's own scope, before
+  // any predictor or clone prepares it.
+  if (config.ir_optim()) {
+    Guarded([&] { return fw::ApplyInferencePasses(model->program.get(), &model->weights); });
   }
   return model;
 }

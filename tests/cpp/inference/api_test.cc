@@ -231,7 +231,7 @@ TEST(ConfigTest, RecordsItsSettingsAndSaysWhatTheyDo) {
   EXPECT_TRUE(config.glog_info_disabled());
   std::string summary = config.Summary();
   EXPECT_NE(summary.find("model.pdmodel"), std::string::npos);
-  EXPECT_NE(summary.find("no analysis passes yet"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("conv + batch_norm folding"), std::string::npos) << summary;
   EXPECT_EQ(CodeOf([&] { config.SetCpuMathLibraryNumThreads(0); }),
             paddle_infer::ErrorCode::kInvalidArgument);
   EXPECT_NE(paddle_infer::GetVersion().find("version"), std::string::npos);

@@ -101,7 +101,7 @@ def test_config_records_its_options():
     config.disable_glog_info()
     assert (config.cpu_math_library_num_threads(), config.ir_optim(), config.mkldnn_enabled(),
             config.glog_info_disabled()) == (2, False, True, True)
-    assert "no analysis passes yet" in config.summary()
+    assert "conv + batch_norm folding" in config.summary()
     assert config.prog_file() == "m.pdmodel" and config.params_file() == "m.pdiparams"
     with pytest.raises(ValueError, match="thread"):
         config.set_cpu_math_library_num_threads(0)
@@ -148,3 +148,34 @@ def test_bad_inputs_raise_typed_errors(models):
     handle.copy_from_cpu(np.ones((2, 6), dtype="float32"))
     predictor.run()  # recovers after the errors
     assert predictor.get_output_handle(predictor.get_output_names()[0]).shape() == [2, 3]
+
+
+@pytest.mark.parametrize("model, shape", [("mlp", (5, 6)), ("cnn", (2, 3, 8, 8))])
+def test_ir_optim_on_and_off_agree(models, model, shape):
+    """The analysis passes (conv + batch_norm folding, fc and activation fusion) leave the
+    results within float rounding of the program as saved."""
+    x = RNG.standard_normal(shape).astype("float32")
+    results = []
+    for ir_optim in (True, False):
+        config = paddle_infer.Config(models[model] + ".pdmodel", models[model] + ".pdiparams")
+        config.switch_ir_optim(ir_optim)
+        results.append(run(paddle_infer.create_predictor(config), [x]))
+    for on, off in zip(*results):
+        np.testing.assert_allclose(on, off, rtol=1e-5, atol=1e-5)
+
+
+def test_jit_saved_layer_is_served_by_the_predictor(tmp_path):
+    """paddle.jit.save's files through the predictor, against the layer in dygraph."""
+    import paddle
+    paddle.seed(3)
+    layer = paddle.nn.Sequential(paddle.nn.Conv2D(3, 4, 3, padding=1), paddle.nn.BatchNorm2D(4),
+                                 paddle.nn.ReLU(), paddle.nn.Flatten(),
+                                 paddle.nn.Linear(4 * 6 * 6, 5))
+    layer.eval()
+    x = RNG.standard_normal((2, 3, 6, 6)).astype("float32")
+    expected = layer(paddle.to_tensor(x)).numpy()
+    prefix = str(tmp_path / "layer")
+    paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec([None, 3, 6, 6],
+                                                                       "float32")])
+    got, = run(predictor_for(prefix), [x])
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
