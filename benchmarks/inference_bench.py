@@ -2,7 +2,8 @@
 (paddle.inference, which binds the C++ paddle_infer::Predictor) with IR optimisation on and off,
 its creation time and the process's resident memory; with PADDLE_REFERENCE_PYTHON set, the same
 model files through PaddlePaddle's own predictor; with TORCH_PYTHON (or torch importable), the
-same network in PyTorch eager under no_grad. Prints a table and writes JSON.
+same network in PyTorch eager under no_grad. Prints a table (with each predictor's largest
+difference from ours with IR optimisation off, relative to the largest output) and writes JSON.
 
     python benchmarks/inference_bench.py [--out results/inference.json] [--runs 20]
 
@@ -148,20 +149,25 @@ def main():
         results["PyTorch eager, no_grad"] = measure(torch_python, "torch", prefix, args.runs, "t",
                                                     keep_pythonpath=False)
     reference_out = np.load(prefix + ".off.out.npy")
-    for tag, name in (("on", "ours, IR optim on"), ("paddle", "PaddlePaddle predictor, IR optim on")):
+    compared = (("on", "ours, IR optim on"), ("paddle", "PaddlePaddle predictor, IR optim on"))
+    for tag, name in compared:
         if os.path.exists(prefix + f".{tag}.out.npy") and name in results:
             got = np.load(prefix + f".{tag}.out.npy")
-            results[name]["max_abs_diff_vs_ir_off"] = float(np.abs(got - reference_out).max())
+            results[name]["max_rel_diff_vs_ir_off"] = float(
+                np.abs(got - reference_out).max() / max(np.abs(reference_out).max(), 1e-30))
 
     flop = 2 * 4.1e9
     print(f"ResNet-50, batch 1, float32, {os.environ.get('OMP_NUM_THREADS', '2')} threads "
           f"(physical limit {flop / PEAK_GFLOPS / 1e6:.0f} ms at {PEAK_GFLOPS:.0f} GFLOP/s)")
-    print(f"{'':40} {'run ms':>8} {'create s':>9} {'RSS MB':>8} {'of peak':>8}")
+    print(f"{'':40} {'run ms':>8} {'create s':>9} {'RSS MB':>8} {'of peak':>8} "
+          f"{'vs IR off':>10}")
     for name, r in results.items():
         create = f"{r['create_s']:.2f}" if "create_s" in r else "-"
         rss = f"{r['rss_mb']:.0f}" if "rss_mb" in r else "-"
         peak = flop / (r["run_ms"] / 1e3) / 1e9 / PEAK_GFLOPS
-        print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {peak:8.0%}")
+        diff = (f"{r['max_rel_diff_vs_ir_off']:.1e}" if "max_rel_diff_vs_ir_off" in r
+                else "-")
+        print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {peak:8.0%} {diff:>10}")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"),
