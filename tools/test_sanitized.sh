@@ -17,13 +17,13 @@ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DWITH_GPU=OFF -DPADDLE_SANITIZE=address,u
 ninja -C "$BUILD"
 echo "sanitizer build: $(( $(date +%s) - start )) s"
 
-# The package as pip would install it: the Python sources, and the built libraries, generated
-# API and manifest in paddle/base.
+# The package as pip would install it: the Python sources, the extension, generated API and
+# manifest in paddle/base, and the core library in paddle/lib (the install component's layout).
 STAGE="$BUILD/python-root"
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
 cp -r "$ROOT/python/paddle" "$STAGE/"
-cmake --install "$BUILD" --component python --prefix "$STAGE/paddle/base" > /dev/null
+cmake --install "$BUILD" --component python --prefix "$STAGE/paddle" > /dev/null
 
 # halt_on_error/abort_on_error: a report ends the process, so no report goes unnoticed.
 # Leaks are checked in the C++ tests only: the Python interpreter leaves its own objects to the OS
