@@ -160,3 +160,33 @@ def test_library_exports_only_its_api_and_does_not_load_the_core():
     dynamic = subprocess.run(["readelf", "-d", library], check=True, capture_output=True,
                              text=True).stdout
     assert "libpaddle_core" not in dynamic and "libglog" not in dynamic
+
+
+@pytest.mark.parametrize("kind", ["mlp", "lenet", "encoder"])
+def test_four_paths_agree(serve_model, tmp_path, kind):
+    """The MLP, the LeNet-style CNN and the Transformer-encoder block: dygraph, paddle.jit.load,
+    the Python predictor and the C++ program (through jit.save's files) agree to 1e-5."""
+    import paddle
+    import paddle.inference as paddle_infer
+    from example_models import MODELS
+    cls, spec_shape, input_shape = MODELS[kind]
+    paddle.seed(11)
+    layer = cls()
+    layer.eval()
+    x = np.random.default_rng(4).standard_normal(input_shape).astype("float32")
+    with paddle.no_grad():
+        expected = layer(paddle.to_tensor(x)).numpy()
+    prefix = str(tmp_path / kind)
+    paddle.jit.save(layer, prefix, input_spec=[paddle.static.InputSpec(spec_shape, "float32")])
+    with paddle.no_grad():
+        loaded = paddle.jit.load(prefix)(paddle.to_tensor(x)).numpy()
+    predictor = paddle_infer.create_predictor(
+        paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    predictor.get_input_handle(predictor.get_input_names()[0]).copy_from_cpu(x)
+    predictor.run()
+    python_predictor = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    done = serve(serve_model, prefix, [x])
+    assert done.returncode == 0, done.stderr
+    cpp_predictor, = parse_outputs(done.stdout)
+    for got in (loaded, python_predictor, cpp_predictor):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
