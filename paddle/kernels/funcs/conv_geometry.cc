@@ -3,18 +3,13 @@
 #include <algorithm>
 
 #include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/spatial_attrs.h"
 
 namespace paddle::funcs {
 
 namespace {
 
 bool Unknown(int64_t dim) { return dim < 0; }
-
-std::string Join(const std::vector<int>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "]";
-}
 
 bool ChannelsLast(const char* op, const std::string& data_format, int spatial_rank) {
   static const char* const kFirst[] = {"NCL", "NCHW", "NCDHW"};
@@ -28,21 +23,6 @@ bool ChannelsLast(const char* op, const std::string& data_format, int spatial_ra
   if (data_format == kLast[i] || data_format == "NHWC") return true;
   PD_THROW(errors::InvalidArgument(op, ": 'data_format' must be '", kFirst[i], "' or '", kLast[i],
                                    "', received '", data_format, "'"));
-}
-
-// A per-spatial-dim attribute: exactly one value per spatial dim, each positive.
-std::vector<int64_t> PerDim(const char* op, const char* name, const std::vector<int>& values,
-                            int spatial_rank) {
-  PD_CHECK(static_cast<int>(values.size()) == spatial_rank,
-           errors::InvalidArgument(op, ": '", name, "' must have ", spatial_rank,
-                                   " values (one per spatial dim), received ", Join(values)));
-  std::vector<int64_t> out;
-  for (int v : values) {
-    PD_CHECK(v > 0, errors::InvalidArgument(op, ": every value of '", name,
-                                            "' must be positive, received ", Join(values)));
-    out.push_back(v);
-  }
-  return out;
 }
 
 // Splits data dims, channels and batch out of an input of the expected rank.
@@ -104,10 +84,10 @@ void ResolvePadding(const char* op, const ConvAttrs& attrs, const std::vector<in
            errors::InvalidArgument(op, ": 'paddings' must have ", rank, " or ", 2 * rank,
                                    " values (per spatial dim, or before and after each), "
                                    "received ",
-                                   Join(p)));
+                                   JoinInts(p)));
   for (int v : p) {
-    PD_CHECK(v >= 0,
-             errors::InvalidArgument(op, ": 'paddings' must not be negative, received ", Join(p)));
+    PD_CHECK(v >= 0, errors::InvalidArgument(op, ": 'paddings' must not be negative, received ",
+                                             JoinInts(p)));
   }
   for (int i = 0; i < rank; ++i) {
     const bool pairs = static_cast<int>(p.size()) == 2 * rank;
@@ -129,19 +109,11 @@ int64_t KernelExtent(const ConvGeometry& g, int i) {
 }  // namespace
 
 DDim ConvGeometry::InputDims() const {
-  std::vector<int64_t> d{batch};
-  if (!channels_last) d.push_back(in_channels);
-  d.insert(d.end(), input.begin(), input.end());
-  if (channels_last) d.push_back(in_channels);
-  return DDim(d);
+  return DataFormatDims(batch, in_channels, input, channels_last);
 }
 
 DDim ConvGeometry::OutputDims() const {
-  std::vector<int64_t> d{batch};
-  if (!channels_last) d.push_back(out_channels);
-  d.insert(d.end(), output.begin(), output.end());
-  if (channels_last) d.push_back(out_channels);
-  return DDim(d);
+  return DataFormatDims(batch, out_channels, output, channels_last);
 }
 
 DDim ConvGeometry::FilterDims() const {
@@ -174,8 +146,8 @@ ConvGeometry ConvolutionGeometry(const char* op, const DDim& input, const DDim& 
            errors::InvalidArgument(op, ": the channels of 'input' (", g.in_channels, ", shape ",
                                    input.ToString(), ") must equal the filter's dim 1 (", filter[1],
                                    ") times 'groups' (", g.groups, ")"));
-  g.strides = PerDim(op, "strides", attrs.strides, spatial_rank);
-  g.dilations = PerDim(op, "dilations", attrs.dilations, spatial_rank);
+  g.strides = PositivePerDim(op, "strides", attrs.strides, spatial_rank);
+  g.dilations = PositivePerDim(op, "dilations", attrs.dilations, spatial_rank);
   ResolvePadding(op, attrs, g.input, &g);
   for (int i = 0; i < spatial_rank; ++i) {
     if (Unknown(g.input[i]) || Unknown(g.filter[i])) {
@@ -220,15 +192,15 @@ ConvGeometry TransposedConvolutionGeometry(const char* op, const DDim& x, const 
                                    ") must be divisible by 'groups' = ", g.groups));
   g.out_channels = Unknown(g.out_channels) ? filter[0] : g.out_channels;
   g.in_channels = Unknown(filter[1]) ? -1 : filter[1] * g.groups;
-  g.strides = PerDim(op, "strides", attrs.strides, spatial_rank);
-  g.dilations = PerDim(op, "dilations", attrs.dilations, spatial_rank);
+  g.strides = PositivePerDim(op, "strides", attrs.strides, spatial_rank);
+  g.dilations = PositivePerDim(op, "dilations", attrs.dilations, spatial_rank);
   ResolvePadding(op, attrs, x_sizes, &g);
   PD_CHECK(output_padding.empty() || static_cast<int>(output_padding.size()) == spatial_rank,
            errors::InvalidArgument(op, ": 'output_padding' must be empty or have ", spatial_rank,
-                                   " values, received ", Join(output_padding)));
+                                   " values, received ", JoinInts(output_padding)));
   PD_CHECK(output_size.empty() || static_cast<int>(output_size.size()) == spatial_rank,
            errors::InvalidArgument(op, ": 'output_size' must be empty or have ", spatial_rank,
-                                   " values, received ", Join(output_size)));
+                                   " values, received ", JoinInts(output_size)));
   g.output = x_sizes;
   for (int i = 0; i < spatial_rank; ++i) {
     if (Unknown(x_sizes[i]) || Unknown(g.filter[i])) {
@@ -241,14 +213,14 @@ ConvGeometry TransposedConvolutionGeometry(const char* op, const DDim& x, const 
     if (!output_size.empty()) {
       size = output_size[i];
       PD_CHECK(size >= natural && size < natural + g.strides[i],
-               errors::InvalidArgument(op, ": 'output_size' ", Join(output_size),
+               errors::InvalidArgument(op, ": 'output_size' ", JoinInts(output_size),
                                        " is impossible: spatial dim ", i, " must lie in [", natural,
                                        ", ", natural + g.strides[i], ") for 'x' of shape ",
                                        x.ToString()));
     } else if (!output_padding.empty()) {
       const int64_t extra = output_padding[i];
       PD_CHECK(extra >= 0 && (extra < g.strides[i] || extra < g.dilations[i]),
-               errors::InvalidArgument(op, ": 'output_padding' ", Join(output_padding),
+               errors::InvalidArgument(op, ": 'output_padding' ", JoinInts(output_padding),
                                        " must be non-negative and smaller than the stride or "
                                        "the dilation in each spatial dim"));
       size = natural + extra;

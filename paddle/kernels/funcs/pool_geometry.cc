@@ -3,18 +3,13 @@
 #include <algorithm>
 
 #include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/spatial_attrs.h"
 
 namespace paddle::funcs {
 
 namespace {
 
 bool Unknown(int64_t dim) { return dim < 0; }
-
-std::string Join(const std::vector<int>& values) {
-  std::string s = "[";
-  for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "]";
-}
 
 // Paddle's pooling ops treat every format but the channels-last one as channels first; programs
 // from old Paddle versions say "AnyLayout".
@@ -28,21 +23,6 @@ bool ChannelsLast(const char* op, const std::string& data_format, int spatial_ra
                                    "', received '", data_format, "'"));
 }
 
-// Exactly one value per spatial dim, each positive.
-std::vector<int64_t> PerDim(const char* op, const char* name, const std::vector<int>& values,
-                            int spatial_rank) {
-  PD_CHECK(static_cast<int>(values.size()) == spatial_rank,
-           errors::InvalidArgument(op, ": '", name, "' must have ", spatial_rank,
-                                   " values (one per spatial dim), received ", Join(values)));
-  std::vector<int64_t> out;
-  for (int v : values) {
-    PD_CHECK(v > 0, errors::InvalidArgument(op, ": every value of '", name,
-                                            "' must be positive, received ", Join(values)));
-    out.push_back(v);
-  }
-  return out;
-}
-
 // (before, after) per spatial dim from one value per dim or a pair per dim.
 void ReadPaddings(const char* op, const char* name, const std::vector<int>& p, int rank,
                   std::vector<int64_t>* before, std::vector<int64_t>* after) {
@@ -51,10 +31,10 @@ void ReadPaddings(const char* op, const char* name, const std::vector<int>& p, i
            errors::InvalidArgument(op, ": '", name, "' must have ", rank, " or ", 2 * rank,
                                    " values (per spatial dim, or before and after each), "
                                    "received ",
-                                   Join(p)));
+                                   JoinInts(p)));
   for (int v : p) {
     PD_CHECK(v >= 0, errors::InvalidArgument(op, ": '", name, "' must not be negative, received ",
-                                             Join(p)));
+                                             JoinInts(p)));
   }
   before->clear();
   after->clear();
@@ -83,7 +63,7 @@ void CheckWindowsOverlapInput(const char* op, const PoolGeometry& g, int d,
                                                    "window"));
   const int64_t last_begin = (g.output[d] - 1) * g.strides[d] - g.pad_before[d];
   PD_CHECK(g.pad_before[d] < g.kernel[d] && last_begin < g.input[d],
-           errors::InvalidArgument(op, ": 'paddings' ", Join(paddings),
+           errors::InvalidArgument(op, ": 'paddings' ", JoinInts(paddings),
                                    " leave a pooling window entirely in the padding of spatial "
                                    "dim ",
                                    d, " (input size ", g.input[d], ", kernel ", g.kernel[d],
@@ -95,19 +75,11 @@ void CheckWindowsOverlapInput(const char* op, const PoolGeometry& g, int d,
 }  // namespace
 
 DDim PoolGeometry::InputDims() const {
-  std::vector<int64_t> d{batch};
-  if (!channels_last) d.push_back(channels);
-  d.insert(d.end(), input.begin(), input.end());
-  if (channels_last) d.push_back(channels);
-  return DDim(d);
+  return DataFormatDims(batch, channels, input, channels_last);
 }
 
 DDim PoolGeometry::OutputDims() const {
-  std::vector<int64_t> d{batch};
-  if (!channels_last) d.push_back(channels);
-  d.insert(d.end(), output.begin(), output.end());
-  if (channels_last) d.push_back(channels);
-  return DDim(d);
+  return DataFormatDims(batch, channels, output, channels_last);
 }
 
 bool PoolGeometry::Known() const {
@@ -156,8 +128,8 @@ PoolGeometry PoolingGeometry(const char* op, const DDim& x, int spatial_rank,
                                    ": 'padding_algorithm' must be 'EXPLICIT', 'SAME' or "
                                    "'VALID', received '",
                                    algorithm, "'"));
-  g.kernel = PerDim(op, "kernel_size", attrs.kernel_size, spatial_rank);
-  g.strides = PerDim(op, "strides", attrs.strides, spatial_rank);
+  g.kernel = PositivePerDim(op, "kernel_size", attrs.kernel_size, spatial_rank);
+  g.strides = PositivePerDim(op, "strides", attrs.strides, spatial_rank);
   ReadPaddings(op, "paddings", attrs.paddings, spatial_rank, &g.pad_before, &g.pad_after);
 
   if (attrs.global_pooling) {
@@ -255,14 +227,15 @@ UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indi
   }
   PD_CHECK(same_shape, errors::InvalidArgument(op, ": 'indices' must have the shape of 'x' ",
                                                x.ToString(), ", received ", indices.ToString()));
-  std::vector<int64_t> k = PerDim(op, "ksize", ksize, spatial_rank);
-  std::vector<int64_t> s = PerDim(op, "strides", strides, spatial_rank);
+  std::vector<int64_t> k = PositivePerDim(op, "ksize", ksize, spatial_rank);
+  std::vector<int64_t> s = PositivePerDim(op, "strides", strides, spatial_rank);
   std::vector<int64_t> before, after;
   ReadPaddings(op, "paddings", paddings, spatial_rank, &before, &after);
   const bool given = std::any_of(output_size.begin(), output_size.end(), [](int v) { return v; });
-  PD_CHECK(!given || static_cast<int>(output_size.size()) == spatial_rank,
-           errors::InvalidArgument(op, ": 'output_size' must have ", spatial_rank,
-                                   " values (one per spatial dim), received ", Join(output_size)));
+  PD_CHECK(
+      !given || static_cast<int>(output_size.size()) == spatial_rank,
+      errors::InvalidArgument(op, ": 'output_size' must have ", spatial_rank,
+                              " values (one per spatial dim), received ", JoinInts(output_size)));
   UnpoolGeometry g;
   g.batch = x[0];
   g.channels = x[1];
@@ -274,7 +247,7 @@ UnpoolGeometry UnpoolingGeometry(const char* op, const DDim& x, const DDim& indi
     PD_CHECK(Unknown(size) || size > 0 || (!given && in == 0),
              errors::InvalidArgument(op, ": the output would have size ", size, " in spatial dim ",
                                      i, " for 'x' of shape ", x.ToString(), " ('output_size' ",
-                                     Join(output_size), "); it must be positive"));
+                                     JoinInts(output_size), "); it must be positive"));
     g.output.push_back(std::max<int64_t>(size, Unknown(size) ? -1 : 0));
   }
   return g;
