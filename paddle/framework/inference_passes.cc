@@ -1,5 +1,6 @@
 #include "paddle/framework/inference_passes.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "paddle/common/errors.h"
@@ -203,6 +204,142 @@ bool TryFuseFc(ProgramDesc* program, size_t i, Scope* scope) {
   return true;
 }
 
+// Whether an op of `block` in [from, to) writes one of `names`.
+bool WrittenBetween(const BlockDesc& block, size_t from, size_t to,
+                    const std::vector<std::string>& names) {
+  for (size_t k = from; k < to; ++k) {
+    for (const std::string& out : block.Op(k)->OutputNames()) {
+      if (std::find(names.begin(), names.end(), out) != names.end()) return true;
+    }
+  }
+  return false;
+}
+
+// The index of the op of `block` before `before` that last writes `name`, or -1.
+int Writer(const BlockDesc& block, int before, const std::string& name) {
+  for (int k = before - 1; k >= 0; --k) {
+    for (const std::string& out : block.Op(k)->OutputNames()) {
+      if (out == name) return k;
+    }
+  }
+  return -1;
+}
+
+// Whether `bias` (C values) broadcasts onto the channel axis of a conv output in an
+// elementwise_add with `axis`.
+bool OnChannelAxis(const DenseTensor& bias, int64_t channels, int axis, bool channels_last) {
+  const DDim& d = bias.dims();
+  if (bias.numel() != channels) return false;
+  if (d.size() == 1) return channels_last ? (axis == -1 || axis == 3) : axis == 1;
+  if (d.size() != 4 || (axis != -1 && axis != 0)) return false;
+  return d[channels_last ? 3 : 1] == channels;
+}
+
+// Fuses the convolution at index i of the main block with the bias add, residual add and
+// activation after it; see FuseConvAddActivation.
+bool TryFuseConv(ProgramDesc* program, size_t i, Scope* scope) {
+  BlockDesc* block = program->MainBlock();
+  const OpDesc* conv = block->Op(i);
+  if (conv->type() != "conv2d" && conv->type() != "depthwise_conv2d") return false;
+  const std::string input = Single(conv->Input("Input")), filter = Single(conv->Input("Filter"));
+  const std::string conv_out = Single(conv->Output("Output"));
+  const DenseTensor* weights = Parameter(scope, filter);
+  if (input.empty() || conv_out.empty() || !weights || weights->dims().size() != 4) return false;
+  const DataType dtype = weights->dtype();
+  if (dtype != DataType::FLOAT32 && dtype != DataType::FLOAT64) return false;
+  const bool channels_last = StringAttr(*conv, "data_format", "NCHW") == "NHWC";
+
+  const int add = SoleReader(*program, *block, i, conv_out, "elementwise_add", "X");
+  if (add < 0) return false;
+  const OpDesc* add_op = block->Op(add);
+  std::string bias = Single(add_op->Input("Y"));
+  const int64_t channels = weights->dims()[0];
+  const DenseTensor* bias_tensor = Parameter(scope, bias);
+  std::vector<int> chain{static_cast<int>(i), add};
+  if (bias_tensor == nullptr) {
+    // This framework's F.conv2d adds its bias reshaped to [1, C, 1, 1]: take the parameter.
+    const int reshape = Writer(*block, add, bias);
+    if (reshape < 0 || Readers(*program, bias) != 1) return false;
+    const OpDesc* reshape_op = block->Op(reshape);
+    const std::string source = Single(reshape_op->Input("X"));
+    bias_tensor = Parameter(scope, source);
+    if ((reshape_op->type() != "reshape2" && reshape_op->type() != "reshape") || !bias_tensor ||
+        bias_tensor->dims().size() != 1 || channels_last) {
+      return false;
+    }
+    bias = source;
+    chain.push_back(reshape);
+  } else if (!OnChannelAxis(*bias_tensor, channels, IntAttr(*add_op, "axis", -1), channels_last)) {
+    return false;
+  }
+  if (bias_tensor->dtype() != dtype || bias_tensor->numel() != channels) return false;
+  int last = add;
+  std::string out = Single(add_op->Output("Out"));
+
+  // A residual: the other operand of an add whose operands have the same static shape.
+  std::string residual;
+  int sum = SoleReader(*program, *block, last, out, "elementwise_add", "X");
+  if (sum < 0) sum = SoleReader(*program, *block, last, out, "elementwise_add", "Y");
+  if (sum >= 0) {
+    const OpDesc* sum_op = block->Op(sum);
+    const std::string x = Single(sum_op->Input("X")), y = Single(sum_op->Input("Y"));
+    const std::string other = x == out ? y : x;
+    const VarDesc* out_desc = block->FindVarRecursive(out);
+    const VarDesc* other_desc = block->FindVarRecursive(other);
+    if (!other.empty() && other != out && out_desc && other_desc &&
+        other_desc->shape() == out_desc->shape() && other_desc->dtype() == out_desc->dtype() &&
+        Parameter(scope, other) == nullptr) {
+      residual = other;
+      chain.push_back(sum);
+      last = sum;
+      out = Single(sum_op->Output("Out"));
+    }
+  }
+
+  std::string activation = "identity";
+  for (const char* type : {"relu", "relu6", "sigmoid", "tanh"}) {
+    const int act = SoleReader(*program, *block, last, out, type, "X");
+    if (act < 0) continue;
+    const ProtoAttr* threshold = block->Op(act)->FindAttr("threshold");
+    if (std::string(type) == "relu6" && threshold && threshold->f() != 6.0f) break;
+    activation = type;
+    chain.push_back(act);
+    last = act;
+    out = Single(block->Op(act)->Output("Out"));
+    break;
+  }
+  if (out.empty()) return false;
+  // The fused op runs where the last op of the chain ran: what the convolution and the residual
+  // add read must still hold the same values there.
+  if (WrittenBetween(*block, i + 1, last, {input, filter, bias}) ||
+      (!residual.empty() && WrittenBetween(*block, sum + 1, last, {residual}))) {
+    return false;
+  }
+
+  OpDesc* fused = block->InsertOp(last + 1);
+  fused->set_type("fused_conv2d_add_act");
+  fused->SetInput("Input", {input});
+  fused->SetInput("Filter", {filter});
+  fused->SetInput("Bias", {bias});
+  if (!residual.empty()) fused->SetInput("ResidualData", {residual});
+  fused->SetOutput("Output", {out});
+  fused->SetOutput("Outputs", {});
+  for (const char* name :
+       {"strides", "paddings", "dilations", "groups", "padding_algorithm", "data_format"}) {
+    if (const ProtoAttr* attr = conv->FindAttr(name)) fused->SetAttr(*attr);
+  }
+  SetAttr(fused, "activation", Attribute(activation));
+  SetAttr(fused, "split_channels", Attribute(std::vector<int32_t>{}));
+  SetAttr(fused, "exhaustive_search", Attribute(false));
+  SetAttr(fused, "workspace_size_MB", Attribute(int32_t{512}));
+  SetAttr(fused, "fuse_alpha", Attribute(0.0f));
+  // From the last, so that each index still names its op.
+  std::sort(chain.rbegin(), chain.rend());
+  chain.erase(std::unique(chain.begin(), chain.end()), chain.end());
+  for (int index : chain) block->RemoveOps(index, index + 1);
+  return true;
+}
+
 // Fuses the elementwise_add or elementwise_mul at index i of the main block with the activation
 // that alone reads its result; see FuseElementwiseActivation.
 bool TryFuseActivation(ProgramDesc* program, size_t i) {
@@ -294,6 +431,18 @@ int FoldConvBatchNorm(ProgramDesc* program, Scope* scope) {
   return folded;
 }
 
+int FuseConvAddActivation(ProgramDesc* program, Scope* scope) {
+  int fused = 0;
+  for (size_t i = 0; i < program->MainBlock()->OpSize();) {
+    if (TryFuseConv(program, i, scope)) {
+      ++fused;  // the convolution at i is gone: look at what follows it now
+    } else {
+      ++i;
+    }
+  }
+  return fused;
+}
+
 int FuseFc(ProgramDesc* program, Scope* scope) {
   int fused = 0;
   for (size_t i = 0; i < program->MainBlock()->OpSize();) {
@@ -322,6 +471,7 @@ std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* progr
   std::vector<std::pair<std::string, int>> applied;
   applied.emplace_back("remove_dropout", RemoveDropout(program));
   applied.emplace_back("fold_conv_batch_norm", FoldConvBatchNorm(program, scope));
+  applied.emplace_back("fuse_conv_add_activation", FuseConvAddActivation(program, scope));
   applied.emplace_back("fuse_fc", FuseFc(program, scope));
   applied.emplace_back("fuse_elementwise_activation", FuseElementwiseActivation(program));
   return applied;

@@ -25,6 +25,13 @@ int RemoveDropout(ProgramDesc* program);
 // float32 and float64 filters.
 int FoldConvBatchNorm(ProgramDesc* program, Scope* scope);
 
+// conv2d/depthwise_conv2d (float32 or float64), then an elementwise_add of a persistable bias
+// on the channel axis, then optionally an elementwise_add of another tensor of the same static
+// shape (a residual connection), then optionally relu, relu6, sigmoid or tanh, each result read
+// only by the next op: one fused_conv2d_add_act (paddle/ops/yaml/fused.yaml), which oneDNN runs
+// as one convolution with post-ops. Runs after FoldConvBatchNorm, whose folded biases it takes.
+int FuseConvAddActivation(ProgramDesc* program, Scope* scope);
+
 // matmul_v2 (no transposes) or mul of x by a persistable 2-D w, then an elementwise_add of a
 // persistable bias [N] on the last axis, then optionally relu, each result read only by the next
 // op: one fc op (paddle/ops/yaml/linalg.yaml).

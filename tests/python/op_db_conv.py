@@ -2,6 +2,7 @@
 and the gradient ops, against a NumPy reference that sums one strided slice per kernel offset."""
 import numpy as np
 
+import paddle
 import paddle.nn.functional as F
 from conv_reference import (as_list, np_conv, np_conv_filter_grad, np_conv_input_grad,
                             np_conv_transpose)
@@ -246,3 +247,81 @@ for _op, _dims, _depthwise in [("conv2d_transpose", 2, False),
     CONV_OPS.append(OpInfo(f"{_op}_grad", conv_transpose_grad_api(f"{_op}_grad"),
                            np_conv_transpose_grad, _grad_samples(True, _dims, _depthwise),
                            grad=False, no_grad_reason=GRAD_REASON, atol=1e-4, rtol=1e-4))
+
+
+# ---------------------------------------------------------------- fused_conv2d_add_act
+
+_CONV_ACTIVATIONS = {"identity": lambda v, a: v, "relu": lambda v, a: np.maximum(v, 0),
+                     "relu6": lambda v, a: np.clip(v, 0, 6), "relux": lambda v, a: np.clip(v, 0, a),
+                     "sigmoid": lambda v, a: 1 / (1 + np.exp(-v)), "tanh": lambda v, a: np.tanh(v)}
+
+
+def _fused_conv(x, w, bias, residual=None, strides=(1, 1), paddings=(0, 0),
+                padding_algorithm="EXPLICIT", dilations=(1, 1), groups=1, data_format="NCHW",
+                activation="relu", split_channels=(), exhaustive_search=False,
+                workspace_size_MB=512, fuse_alpha=0.0):
+    """The op's output followed by its `outputs` list, flat for the harness."""
+    output, outputs = paddle._C_ops.fused_conv2d_add_act(
+        x, w, bias, residual, list(strides), list(paddings), padding_algorithm, list(dilations),
+        groups, data_format, activation, list(split_channels), exhaustive_search,
+        workspace_size_MB, fuse_alpha)
+    return [output] + list(outputs)
+
+
+def _np_fused_conv(x, w, bias, residual=None, strides=(1, 1), paddings=(0, 0),
+                   padding_algorithm="EXPLICIT", dilations=(1, 1), groups=1, data_format="NCHW",
+                   activation="relu", split_channels=(), exhaustive_search=False,
+                   workspace_size_MB=512, fuse_alpha=0.0):
+    """activation(conv2d + bias + residual), and its channel slices of split_channels' sizes."""
+    channel_last = data_format == "NHWC"
+    padding = paddings if padding_algorithm == "EXPLICIT" else padding_algorithm
+    out = _np_conv_api(x, w, list(strides), list(padding) if padding_algorithm == "EXPLICIT"
+                       else padding, list(dilations), groups, data_format)
+    out = out + bias.reshape((1, 1, 1, -1) if channel_last else (1, -1, 1, 1))
+    if residual is not None:
+        out = out + residual
+    out = _CONV_ACTIVATIONS[activation](out, fuse_alpha)
+    axis = 3 if channel_last else 1
+    parts = np.split(out, np.cumsum(split_channels)[:-1], axis) if split_channels else []
+    return [out] + parts
+
+
+def _fused_conv_samples(rng):
+    return [
+        Sample([uniform(rng, (2, 3, 5, 5)), uniform(rng, (4, 3, 3, 3)), uniform(rng, (4,)),
+                uniform(rng, (2, 4, 5, 5))], {"paddings": [1, 1]}),
+        Sample([uniform(rng, (1, 4, 7, 6)), uniform(rng, (6, 2, 3, 2)),
+                uniform(rng, (1, 6, 1, 1))],
+               {"strides": [2, 1], "paddings": [1, 0, 2, 1], "dilations": [1, 2], "groups": 2,
+                "activation": "sigmoid", "split_channels": [2, 4]}),
+        Sample([uniform(rng, (2, 5, 4, 3)), uniform(rng, (2, 3, 2, 2)), uniform(rng, (2,)),
+                uniform(rng, (2, 3, 2, 2))],
+               {"padding_algorithm": "SAME", "strides": [2, 2], "data_format": "NHWC",
+                "activation": "tanh"}),
+        Sample([3 * uniform(rng, (1, 2, 4, 4)), 3 * uniform(rng, (3, 2, 1, 1)),
+                uniform(rng, (3,))], {"activation": "relu6"}),
+        Sample([uniform(rng, (1, 2, 4, 4)), uniform(rng, (3, 2, 1, 1)), uniform(rng, (3,))],
+               {"activation": "relux", "fuse_alpha": 0.25, "split_channels": [1, 1, 1]}),
+        Sample([uniform(rng, (1, 2, 4, 4)), uniform(rng, (3, 2, 3, 3)), uniform(rng, (3,))],
+               {"activation": "identity", "padding_algorithm": "VALID"}),
+        Sample([uniform(rng, (0, 2, 4, 4)), uniform(rng, (3, 2, 3, 3)), uniform(rng, (3,))]),
+    ]
+
+
+def _fused_conv_errors():
+    x, w = np.zeros((1, 2, 4, 4)), np.zeros((3, 2, 3, 3))
+    return [
+        ErrorSample([x, w, np.zeros((3,))], {"activation": "gelu"}, ValueError, "activation"),
+        ErrorSample([x, w, np.zeros((4,))], {}, ValueError, "'bias'"),
+        ErrorSample([x, w, np.zeros((3,)), np.zeros((1, 3, 4, 4))], {}, ValueError,
+                    "residual_data"),
+        ErrorSample([x, w, np.zeros((3,))], {"split_channels": [1, 1]}, ValueError,
+                    "split_channels"),
+        ErrorSample([x, np.zeros((3, 5, 3, 3)), np.zeros((3,))], {}, ValueError,
+                    "fused_conv2d_add_act"),
+    ]
+
+
+CONV_OPS.append(OpInfo("fused_conv2d_add_act", _fused_conv, _np_fused_conv, _fused_conv_samples,
+                       grad=False, no_grad_reason="an inference-only op without a backward",
+                       errors=_fused_conv_errors, atol=1e-4, rtol=1e-4))

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -21,6 +22,7 @@
 #include "paddle/framework/tensor_io.h"
 #include "paddle/imperative/eager_dispatch.h"
 #include "paddle/inference/api/paddle_inference_api.h"
+#include "paddle/kernels/funcs/constant_weights.h"
 #include "paddle/memory/memcpy.h"
 
 namespace paddle_infer {
@@ -284,8 +286,8 @@ std::string Config::Summary() const {
   row("cpu_math_thread", std::to_string(impl_->math_threads));
   row("enable_mkldnn", on(impl_->mkldnn) + " (oneDNN kernels are chosen per op either way)");
   row("ir_optim", on(impl_->ir_optim) +
-                      " (dropout removal, conv + batch_norm folding, fc and elementwise + "
-                      "activation fusion)");
+                      " (dropout removal, conv + batch_norm folding, conv + bias + residual + "
+                      "activation, fc and elementwise + activation fusion)");
   row("memory_optim", on(impl_->memory_optim) + " (buffers are always freed after their last use)");
   row("glog_info", on(!impl_->glog_info_disabled));
   return os.str();
@@ -299,6 +301,8 @@ struct LoadedModel {
   std::unique_ptr<fw::ProgramDesc> program;  // without feed and fetch ops
   std::vector<std::string> inputs, outputs;
   fw::Scope weights;
+  // The weights no op writes, which kernels may keep in derived forms across runs.
+  std::unique_ptr<paddle::funcs::ConstantWeights> constant_weights;
   paddle::Place place = paddle::CPUPlace();
   int math_threads = 1;
   // Guards creating and deleting the predictors' child scopes of `weights`.
@@ -367,6 +371,26 @@ void CheckMatches(const fw::VarDesc& var, const DenseTensor& value, const std::s
 }
 
 // `prog_buffer` and `params_buffer`: the model's bytes when config.model_from_memory().
+// The buffers of the persistable variables that no op of the program writes (a program saved
+// for training may still update, say, batch_norm's running statistics in place).
+std::vector<const void*> UnwrittenWeights(const fw::ProgramDesc& program, fw::Scope& weights) {
+  std::set<std::string> written;
+  for (size_t b = 0; b < program.Size(); ++b) {
+    const fw::BlockDesc* block = program.Block(b);
+    for (size_t i = 0; i < block->OpSize(); ++i) {
+      for (const std::string& name : block->Op(i)->OutputNames()) written.insert(name);
+    }
+  }
+  std::vector<const void*> buffers;
+  for (const fw::VarDesc* var : SavedVars(program)) {
+    fw::Variable* value = weights.FindVar(var->name());
+    if (written.count(var->name()) || value == nullptr) continue;
+    const DenseTensor& tensor = *value->tensor();
+    if (tensor.initialized()) buffers.push_back(tensor.raw_data());
+  }
+  return buffers;
+}
+
 std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& prog_buffer,
                                        const std::string& params_buffer) {
   // What the Python module does on import: FLAGS_* from the environment, and the op dispatcher
@@ -456,6 +480,8 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
   if (config.ir_optim()) {
     Guarded([&] { return fw::ApplyInferencePasses(model->program.get(), &model->weights); });
   }
+  model->constant_weights = std::make_unique<paddle::funcs::ConstantWeights>(
+      UnwrittenWeights(*model->program, model->weights));
   return model;
 }
 
@@ -664,6 +690,7 @@ bool Predictor::Run() {
   int caller_threads = omp_get_max_threads();
   omp_set_num_threads(impl_->model->math_threads);
   try {
+    paddle::funcs::ConstantWeights::Installed constant(impl_->model->constant_weights.get());
     Guarded([&] { impl_->executor.Run(impl_->prepared.get(), impl_->scope); });
   } catch (...) {
     omp_set_num_threads(caller_threads);

@@ -1,13 +1,18 @@
 // CPU kernels of the fused inference ops. fused_elemwise_activation runs its two functors in one
-// pass of the broadcasting engine, so a bias add and its activation read and write memory once.
+// pass of the broadcasting engine, so a bias add and its activation read and write memory once;
+// fused_conv2d_add_act adds the bias and the residual and applies the activation as the
+// convolution writes its output (funcs/conv_epilogue.h).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/conv_compute.h"
+#include "paddle/kernels/funcs/conv_geometry.h"
 #include "paddle/kernels/funcs/elementwise_cpu.h"
 #include "paddle/kernels/funcs/fused_elemwise_plan.h"
 
@@ -69,6 +74,47 @@ void FusedElemwiseActivationKernel(const Context& ctx, const DenseTensor& x, con
     });
   });
   if (!save_intermediate_out) ctx.template Alloc<T>(intermediate_out);
+}
+
+template <typename T, typename Context>
+void FusedConv2dAddActKernel(const Context& ctx, const DenseTensor& input,
+                             const DenseTensor& filter, const DenseTensor& bias,
+                             const DenseTensor* residual_data, const std::vector<int>& strides,
+                             const std::vector<int>& paddings, const std::string& padding_algorithm,
+                             const std::vector<int>& dilations, int groups,
+                             const std::string& data_format, const std::string& activation,
+                             const std::vector<int>& split_channels, bool exhaustive_search,
+                             int workspace_size_MB, float fuse_alpha, DenseTensor* output,
+                             std::vector<DenseTensor*> outputs) {
+  const char* op = "fused_conv2d_add_act";
+  funcs::ConvGeometry g = funcs::ConvolutionGeometry(
+      op, input.dims(), filter.dims(), 2,
+      {strides, paddings, padding_algorithm, dilations, groups, data_format});
+  funcs::ConvEpilogue<T> epilogue;
+  epilogue.bias = bias.data<T>();
+  epilogue.residual = residual_data ? residual_data->data<T>() : nullptr;
+  epilogue.activation = funcs::ParseConvActivation(activation, op);
+  epilogue.alpha = fuse_alpha;
+  T* y = ctx.template Alloc<T>(output);
+  if (output->numel() > 0) {
+    funcs::FusedConvForward<T>(g, input.data<T>(), filter.data<T>(), epilogue, y);
+  }
+  // Each of outputs is a run of channels: [rows, part, inner] out of [rows, C, inner].
+  const DDim& dims = output->dims();
+  const int axis = g.channels_last ? dims.size() - 1 : 1;
+  int64_t rows = 1, inner = 1;
+  for (int i = 0; i < axis; ++i) rows *= dims[i];
+  for (int i = axis + 1; i < dims.size(); ++i) inner *= dims[i];
+  int64_t first = 0;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    T* part = ctx.template Alloc<T>(outputs[k]);
+    const int64_t width = split_channels[k] * inner;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy(y + (r * g.out_channels + first) * inner,
+                y + (r * g.out_channels + first) * inner + width, part + r * width);
+    }
+    first += split_channels[k];
+  }
 }
 
 }  // namespace paddle

@@ -9,12 +9,17 @@
 // zero-size batches and channels.
 #pragma once
 
+#include "paddle/kernels/funcs/conv_epilogue.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
 
 namespace paddle::funcs {
 
 template <typename T>
 void ConvForward(const ConvGeometry& g, const T* input, const T* filter, T* output);
+// output = the epilogue (conv_epilogue.h) applied to input (*) filter.
+template <typename T>
+void FusedConvForward(const ConvGeometry& g, const T* input, const T* filter,
+                      const ConvEpilogue<T>& epilogue, T* output);
 template <typename T>
 void ConvBackwardData(const ConvGeometry& g, const T* out_grad, const T* filter, T* input_grad);
 template <typename T>

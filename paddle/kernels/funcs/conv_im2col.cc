@@ -227,6 +227,13 @@ void ConvForward<double>(const ConvGeometry& g, const double* input, const doubl
 }
 
 template <>
+void FusedConvForward<double>(const ConvGeometry& g, const double* input, const double* filter,
+                              const ConvEpilogue<double>& epilogue, double* output) {
+  Im2colConvForward(g, input, filter, output);
+  ApplyConvEpilogue(g, epilogue, output);
+}
+
+template <>
 void ConvBackwardData<double>(const ConvGeometry& g, const double* out_grad, const double* filter,
                               double* input_grad) {
   Im2colConvBackwardData(g, out_grad, filter, input_grad);

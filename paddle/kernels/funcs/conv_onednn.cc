@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 
 #include "paddle/common/place.h"
 #include "paddle/kernels/funcs/conv_compute.h"
@@ -106,6 +107,61 @@ dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g, Con
   return {desc, onednn::CpuEngine()};
 }
 
+dnnl::memory::desc BiasDesc(const ConvGeometry& g) {
+  return dnnl::memory::desc({g.out_channels}, dnnl::memory::data_type::f32, Tag::x);
+}
+
+// The epilogue's part of a forward primitive's key: which operands it has and its activation.
+std::string EpilogueKey(const ConvEpilogue<float>* e) {
+  if (e == nullptr) return "";
+  return ";epilogue," + std::to_string(e->bias != nullptr) + "," +
+         std::to_string(e->residual != nullptr) + "," +
+         std::to_string(static_cast<int>(e->activation)) + "," + std::to_string(e->alpha);
+}
+
+// The residual as a sum post-op (added to what dst holds), then the activation as an eltwise one.
+dnnl::primitive_attr EpilogueAttr(const ConvEpilogue<float>& e) {
+  dnnl::post_ops ops;
+  if (e.residual) ops.append_sum(1.0f);
+  using Alg = dnnl::algorithm;
+  switch (e.activation) {
+    case ConvActivation::kIdentity:
+      break;
+    case ConvActivation::kRelu:
+      ops.append_eltwise(1.0f, Alg::eltwise_relu, 0.0f, 0.0f);
+      break;
+    case ConvActivation::kRelu6:
+      ops.append_eltwise(1.0f, Alg::eltwise_clip, 0.0f, 6.0f);
+      break;
+    case ConvActivation::kReluX:
+      ops.append_eltwise(1.0f, Alg::eltwise_clip, 0.0f, e.alpha);
+      break;
+    case ConvActivation::kSigmoid:
+      ops.append_eltwise(1.0f, Alg::eltwise_logistic, 0.0f, 0.0f);
+      break;
+    case ConvActivation::kTanh:
+      ops.append_eltwise(1.0f, Alg::eltwise_tanh, 0.0f, 0.0f);
+      break;
+  }
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  return attr;
+}
+
+dnnl::convolution_forward::primitive_desc FusedForwardDesc(const ConvGeometry& g, ConvLayout layout,
+                                                           const ConvEpilogue<float>& e) {
+  Window w(g);
+  const dnnl::memory::desc src = InputDesc(g, false, layout), weights = FilterDesc(g, false),
+                           dst = OutputDesc(g, false, layout);
+  auto desc = e.bias ? dnnl::convolution_forward::desc(
+                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                           src, weights, BiasDesc(g), dst, w.strides, w.dilations, w.pad_l, w.pad_r)
+                     : dnnl::convolution_forward::desc(
+                           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                           src, weights, dst, w.strides, w.dilations, w.pad_l, w.pad_r);
+  return {desc, EpilogueAttr(e), onednn::CpuEngine()};
+}
+
 struct ForwardEntry {
   dnnl::convolution_forward::primitive_desc desc;
   dnnl::convolution_forward primitive;
@@ -132,20 +188,29 @@ dnnl::memory User(const dnnl::memory::desc& desc, const float* data) {
 }  // namespace
 
 void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
-                       const float* filter, float* output) {
-  auto entry = onednn::Cached<ForwardEntry>(Key("conv_fwd", g, layout), [&] {
-    auto pd = ForwardDesc(g, layout);
-    return std::make_shared<ForwardEntry>(ForwardEntry{pd, dnnl::convolution_forward(pd)});
-  });
+                       const float* filter, float* output, const ConvEpilogue<float>* epilogue) {
+  auto entry =
+      onednn::Cached<ForwardEntry>(Key("conv_fwd", g, layout) + EpilogueKey(epilogue), [&] {
+        auto pd = epilogue ? FusedForwardDesc(g, layout, *epilogue) : ForwardDesc(g, layout);
+        return std::make_shared<ForwardEntry>(ForwardEntry{pd, dnnl::convolution_forward(pd)});
+      });
   paddle::memory::AllocationPtr src_scratch, filter_scratch, dst_scratch;
   dnnl::memory src =
       onednn::Reordered(User(InputDesc(g, true), input), entry->desc.src_desc(), &src_scratch);
-  dnnl::memory weights = onednn::Reordered(User(FilterDesc(g, true), filter),
-                                           entry->desc.weights_desc(), &filter_scratch);
+  dnnl::memory weights = onednn::ReorderedWeights(User(FilterDesc(g, true), filter),
+                                                  entry->desc.weights_desc(), &filter_scratch);
   dnnl::memory user_dst = User(OutputDesc(g, true), output);
   dnnl::memory dst = onednn::OutputIn(user_dst, entry->desc.dst_desc(), &dst_scratch);
-  entry->primitive.execute(onednn::ThreadStream(),
-                           {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+  std::unordered_map<int, dnnl::memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+  if (epilogue && epilogue->bias) {
+    args[DNNL_ARG_BIAS] = User(BiasDesc(g), epilogue->bias);
+  }
+  // The sum post-op adds what dst holds when the primitive starts: the residual, in dst's layout.
+  if (epilogue && epilogue->residual && epilogue->residual != output) {
+    onednn::Reorder(User(OutputDesc(g, true), epilogue->residual), dst);
+  }
+  entry->primitive.execute(onednn::ThreadStream(), args);
   onednn::CopyBack(dst, user_dst);
   onednn::ThreadStream().wait();
 }
@@ -240,6 +305,16 @@ void ConvForward<float>(const ConvGeometry& g, const float* input, const float* 
                         float* output) {
   if (Empty(g)) return Im2colConvForward(g, input, filter, output);
   OneDnnConvForward(g, ChooseConvLayout(g), input, filter, output);
+}
+
+template <>
+void FusedConvForward<float>(const ConvGeometry& g, const float* input, const float* filter,
+                             const ConvEpilogue<float>& epilogue, float* output) {
+  if (Empty(g)) {
+    Im2colConvForward(g, input, filter, output);
+    return ApplyConvEpilogue(g, epilogue, output);
+  }
+  OneDnnConvForward(g, ChooseConvLayout(g), input, filter, output, &epilogue);
 }
 
 template <>

@@ -2,6 +2,7 @@
 // them in the layout ChooseConvLayout picks for the geometry; the tests run both layouts.
 #pragma once
 
+#include "paddle/kernels/funcs/conv_epilogue.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
 
 namespace paddle::funcs {
@@ -14,9 +15,11 @@ enum class ConvLayout { kOneDnnChoice, kUser };
 // per geometry.
 ConvLayout ChooseConvLayout(const ConvGeometry& g);
 
-// As ConvForward, ConvBackwardData and ConvBackwardFilter, for geometries without zero-size dims.
+// As ConvForward (FusedConvForward with an epilogue), ConvBackwardData and ConvBackwardFilter,
+// for geometries without zero-size dims.
 void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
-                       const float* filter, float* output);
+                       const float* filter, float* output,
+                       const ConvEpilogue<float>* epilogue = nullptr);
 void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const float* out_grad,
                             const float* filter, float* input_grad);
 void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const float* input,

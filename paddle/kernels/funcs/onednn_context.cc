@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "paddle/common/place.h"
+#include "paddle/kernels/funcs/constant_weights.h"
 #include "paddle/kernels/funcs/onednn_info.h"
 #include "paddle/memory/malloc.h"
 
@@ -59,20 +60,20 @@ dnnl::memory InScratch(const dnnl::memory::desc& desc, memory::AllocationPtr* sc
   return dnnl::memory(desc, CpuEngine(), (*scratch)->ptr());
 }
 
-void RunReorder(const dnnl::memory& from, const dnnl::memory& to) {
-  // Reorders are keyed by both layouts; the descs' blobs identify them exactly.
-  const dnnl::memory::desc a = from.get_desc();
-  const dnnl::memory::desc b = to.get_desc();
-  std::string key = "reorder:";
-  key.append(reinterpret_cast<const char*>(&a.data), sizeof(a.data));
-  key.append(reinterpret_cast<const char*>(&b.data), sizeof(b.data));
+// A desc's blob identifies its dims, data type and layout exactly.
+std::string DescKey(const dnnl::memory::desc& desc) {
+  return std::string(reinterpret_cast<const char*>(&desc.data), sizeof(desc.data));
+}
+
+}  // namespace
+
+void Reorder(const dnnl::memory& from, const dnnl::memory& to) {
+  const std::string key = "reorder:" + DescKey(from.get_desc()) + DescKey(to.get_desc());
   auto reorder = Cached<dnnl::reorder>(key, [&] {
     return std::make_shared<dnnl::reorder>(dnnl::reorder::primitive_desc(from, to));
   });
   reorder->execute(ThreadStream(), const_cast<dnnl::memory&>(from), const_cast<dnnl::memory&>(to));
 }
-
-}  // namespace
 
 const dnnl::engine& CpuEngine() {
   static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
@@ -93,8 +94,30 @@ dnnl::memory Reordered(const dnnl::memory& user, const dnnl::memory::desc& desc,
                        memory::AllocationPtr* scratch) {
   if (user.get_desc() == desc) return user;
   dnnl::memory converted = InScratch(desc, scratch);
-  RunReorder(user, converted);
+  Reorder(user, converted);
   return converted;
+}
+
+dnnl::memory ReorderedWeights(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                              memory::AllocationPtr* scratch) {
+  ConstantWeights* constant = ConstantWeights::Current();
+  const void* data = user.get_data_handle();
+  if (constant == nullptr || !constant->Holds(data) || user.get_desc() == desc) {
+    return Reordered(user, desc, scratch);
+  }
+  struct Form {
+    memory::AllocationPtr storage;
+    dnnl::memory reordered;
+  };
+  auto form = std::static_pointer_cast<Form>(
+      constant->Derived(data, DescKey(user.get_desc()) + DescKey(desc), [&] {
+        auto made = std::make_shared<Form>();
+        made->reordered = Reordered(user, desc, &made->storage);
+        // The copy is read by later calls on other streams, so it must be complete now.
+        ThreadStream().wait();
+        return made;
+      }));
+  return form->reordered;
 }
 
 dnnl::memory OutputIn(const dnnl::memory& user, const dnnl::memory::desc& desc,
@@ -140,7 +163,7 @@ LibraryInfo Info() {
 }
 
 void CopyBack(const dnnl::memory& produced, const dnnl::memory& user) {
-  if (produced.get_data_handle() != user.get_data_handle()) RunReorder(produced, user);
+  if (produced.get_data_handle() != user.get_data_handle()) Reorder(produced, user);
 }
 
 }  // namespace paddle::funcs::onednn

@@ -40,10 +40,18 @@ inline constexpr size_t kPrimitiveCacheCapacity = 1024;
 dnnl::memory Reordered(const dnnl::memory& user, const dnnl::memory::desc& desc,
                        memory::AllocationPtr* scratch);
 
+// Reordered for a primitive's weights: when the user's buffer is one of the thread's
+// ConstantWeights (constant_weights.h), the reordered copy is made once and kept with them.
+dnnl::memory ReorderedWeights(const dnnl::memory& user, const dnnl::memory::desc& desc,
+                              memory::AllocationPtr* scratch);
+
 // Memory in `desc` to be written by a primitive and then copied into `user` by CopyBack: the
 // user's buffer itself when the layouts agree.
 dnnl::memory OutputIn(const dnnl::memory& user, const dnnl::memory::desc& desc,
                       memory::AllocationPtr* scratch);
 void CopyBack(const dnnl::memory& produced, const dnnl::memory& user);
+
+// Writes `from` into `to`, converting the layout.
+void Reorder(const dnnl::memory& from, const dnnl::memory& to);
 
 }  // namespace paddle::funcs::onednn

@@ -1,15 +1,19 @@
 // The convolution routines: the oneDNN path (float) against the im2col path on the same
 // geometries, forward, backward-data and backward-filter, over strides, dilations, asymmetric
 // padding, groups, both data formats, 1 to 3 spatial dims, transposed geometries with an
-// enlarged output, and zero-size batches; and the geometry's errors.
+// enlarged output, and zero-size batches; the fused forward's post-ops (bias, residual,
+// activation) against im2col + ApplyConvEpilogue; filters kept reordered for ConstantWeights; and
+// the geometry's errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/constant_weights.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
 #include "paddle/kernels/funcs/conv_onednn.h"
@@ -120,6 +124,89 @@ TEST(ConvLayoutTest, OnlyOneByOneKernelsMayUseTheUserLayout) {
       ConvolutionGeometry("conv2d", DDim({2, 16, 8, 8}), DDim({16, 16, 1, 1}), 2, attrs);
   const ConvLayout first = ChooseConvLayout(one);
   EXPECT_EQ(ChooseConvLayout(one), first);  // timed once, then kept
+}
+
+ConvGeometry Forward2d(std::vector<int64_t> input, std::vector<int64_t> filter, int stride,
+                       int padding, int groups, const std::string& format) {
+  const std::vector<int> strides{stride, stride}, paddings{padding, padding}, dilations{1, 1};
+  const std::string algorithm = "EXPLICIT";
+  ConvAttrs attrs{strides, paddings, algorithm, dilations, groups, format};
+  return ConvolutionGeometry("conv2d", DDim(input), DDim(filter), 2, attrs);
+}
+
+// oneDNN's bias and post-ops in both layouts, and the dispatching FusedConvForward, against the
+// plain convolution followed by ApplyConvEpilogue, for each activation with and without a
+// residual.
+TEST(ConvEpilogueTest, PostOpsMatchTheConvolutionThenTheEpilogue) {
+  const std::vector<ConvGeometry> geometries{
+      Forward2d({2, 8, 9, 7}, {16, 8, 3, 3}, 1, 1, 1, "NCHW"),
+      Forward2d({2, 9, 7, 8}, {6, 4, 3, 3}, 2, 1, 2, "NHWC"),
+      Forward2d({1, 32, 5, 5}, {24, 32, 1, 1}, 1, 0, 1, "NCHW")};
+  const std::vector<std::pair<ConvActivation, float>> activations{
+      {ConvActivation::kIdentity, 0.0f}, {ConvActivation::kRelu, 0.0f},
+      {ConvActivation::kRelu6, 0.0f},    {ConvActivation::kReluX, 0.3f},
+      {ConvActivation::kSigmoid, 0.0f},  {ConvActivation::kTanh, 0.0f}};
+  for (const ConvGeometry& g : geometries) {
+    const int64_t y_size = Numel(g.OutputDims());
+    // Scaled so that relu6 clips somewhere.
+    std::vector<float> x = Random(Numel(g.InputDims()), 4), w = Random(Numel(g.FilterDims()), 5);
+    for (float& v : w) v *= 4.0f;
+    std::vector<float> bias = Random(g.out_channels, 6), residual = Random(y_size, 7);
+    for (const auto& [activation, alpha] : activations) {
+      for (bool with_residual : {false, true}) {
+        ConvEpilogue<float> epilogue;
+        epilogue.bias = bias.data();
+        epilogue.residual = with_residual ? residual.data() : nullptr;
+        epilogue.activation = activation;
+        epilogue.alpha = alpha;
+        std::vector<float> expected(y_size), got(y_size, 7.0f);
+        Im2colConvForward<float>(g, x.data(), w.data(), expected.data());
+        ApplyConvEpilogue(g, epilogue, expected.data());
+        const std::string what = "activation " + std::to_string(static_cast<int>(activation)) +
+                                 (with_residual ? " with residual" : "");
+        FusedConvForward<float>(g, x.data(), w.data(), epilogue, got.data());
+        ExpectNear(got, expected, what);
+        for (ConvLayout layout : {ConvLayout::kOneDnnChoice, ConvLayout::kUser}) {
+          std::fill(got.begin(), got.end(), 7.0f);
+          OneDnnConvForward(g, layout, x.data(), w.data(), got.data(), &epilogue);
+          ExpectNear(got, expected, what + (layout == ConvLayout::kUser ? " (user)" : ""));
+        }
+      }
+    }
+  }
+}
+
+// A registered filter is reordered once and the copy reused; an unregistered one is reordered on
+// every call, so new values in its buffer are seen.
+TEST(ConstantWeightsTest, OnlyRegisteredFiltersKeepTheirReorderedCopy) {
+  const ConvGeometry g = Forward2d({1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1, 1, "NCHW");
+  std::vector<float> x = Random(Numel(g.InputDims()), 8), w = Random(Numel(g.FilterDims()), 9);
+  const int64_t y_size = Numel(g.OutputDims());
+  std::vector<float> expected(y_size), got(y_size);
+  Im2colConvForward<float>(g, x.data(), w.data(), expected.data());
+
+  ConstantWeights constant({w.data()});
+  EXPECT_TRUE(constant.Holds(w.data()));
+  EXPECT_FALSE(constant.Holds(x.data()));
+  EXPECT_EQ(ConstantWeights::Current(), nullptr);
+  {
+    ConstantWeights::Installed installed(&constant);
+    EXPECT_EQ(ConstantWeights::Current(), &constant);
+    for (int run = 0; run < 2; ++run) {
+      OneDnnConvForward(g, ConvLayout::kOneDnnChoice, x.data(), w.data(), got.data());
+      ExpectNear(got, expected, "registered, run " + std::to_string(run));
+    }
+    EXPECT_EQ(constant.DerivedCount(), 1u);
+
+    std::vector<float> other = w;
+    OneDnnConvForward(g, ConvLayout::kOneDnnChoice, x.data(), other.data(), got.data());
+    for (float& v : other) v = -v;
+    OneDnnConvForward(g, ConvLayout::kOneDnnChoice, x.data(), other.data(), got.data());
+    for (float& v : expected) v = -v;
+    ExpectNear(got, expected, "unregistered filter changed between calls");
+    EXPECT_EQ(constant.DerivedCount(), 1u);
+  }
+  EXPECT_EQ(ConstantWeights::Current(), nullptr);
 }
 
 TEST(ConvGeometryTest, TransposedOutputSizeMustBeReachable) {

@@ -1,6 +1,7 @@
 """The predictor's program rewrites (paddle/framework/inference_passes.h) on a saved inference
 model: dropout removed or turned into a scale, conv2d + batch_norm folded into conv2d +
-elementwise_add, with the results unchanged within float rounding."""
+elementwise_add, conv + bias + residual + activation chains fused into fused_conv2d_add_act,
+with the results unchanged within float rounding."""
 import numpy as np
 import pytest
 
@@ -51,9 +52,13 @@ def test_passes_keep_the_results(tmp_path, mode):
             got, = exe.run(program, feed={feeds[0]: xs}, fetch_list=fetches)
     assert applied["fold_conv_batch_norm"] == 2
     assert "batch_norm" not in types and "dropout" not in types
-    # The first folded bias add fused with its relu; the second has no activation after it.
-    assert applied["fuse_elementwise_activation"] == 1
-    assert types.count("fused_elemwise_activation") == 1 and types.count("elementwise_add") == 1
+    # Each convolution fused with its folded bias: the first with its relu, the second alone.
+    assert applied["fuse_conv_add_activation"] == 2
+    block = program.desc.block(0)
+    fused = [block.op(i) for i in range(block.op_size())
+             if block.op(i).type() == "fused_conv2d_add_act"]
+    assert [op.attr("activation") for op in fused] == ["relu", "identity"]
+    assert "conv2d" not in types and "elementwise_add" not in types
     assert ("scale" in types) == (mode == "downscale_in_infer")
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
 
@@ -107,4 +112,88 @@ def test_linear_layers_fuse_into_fc(tmp_path):
     assert applied["fuse_fc"] == 2
     assert [op.attr("activation_type") for op in fcs] == ["relu", ""]
     assert [op.attr("in_num_col_dims") for op in fcs] == [2, 2]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def run_with_passes(build, feed, tmp_path):
+    """(types after the passes, the passes' counts, output before, output after) of the program
+    `build` makes, saved for inference and loaded back."""
+    prefix = str(tmp_path / "model")
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            inputs, out = build()
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        paddle.static.save_inference_model(prefix, inputs, [out], exe, program=main)
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+            expected, = exe.run(program, feed=feed, fetch_list=fetches)
+            applied = dict(libpaddle._apply_inference_passes(program.desc,
+                                                             paddle.static.global_scope()))
+            block = program.desc.block(0)
+            ops = [block.op(i) for i in range(block.op_size())]
+            got, = exe.run(program, feed=feed, fetch_list=fetches)
+    return ops, applied, expected, got
+
+
+def test_residual_blocks_fuse_into_convolutions_with_post_ops(tmp_path):
+    """A ResNet bottleneck with a projection shortcut and one with an identity shortcut: every
+    convolution becomes a fused_conv2d_add_act, the residual adds and relus go into them."""
+    def build():
+        x = paddle.static.data("x", [None, 8, 6, 6], "float32")
+
+        def conv_bn(h, cin, cout, k, stride=1):
+            h = paddle.nn.Conv2D(cin, cout, k, stride, padding=k // 2, bias_attr=False)(h)
+            bn = paddle.nn.BatchNorm2D(cout)
+            bn.eval()
+            return bn(h)
+        h = paddle.nn.functional.relu(conv_bn(x, 8, 4, 1))
+        h = paddle.nn.functional.relu(conv_bn(h, 4, 4, 3, 2))
+        shortcut = conv_bn(x, 8, 16, 1, 2)
+        block1 = paddle.nn.functional.relu(conv_bn(h, 4, 16, 1) + shortcut)
+        h = paddle.nn.functional.relu(conv_bn(block1, 16, 16, 3))
+        return [x], paddle.nn.functional.relu(block1 + conv_bn(h, 16, 16, 1))
+    xs = np.random.default_rng(4).standard_normal((2, 8, 6, 6)).astype("float32")
+    ops, applied, expected, got = run_with_passes(build, {"x": xs}, tmp_path)
+    types = [op.type() for op in ops]
+    assert applied["fuse_conv_add_activation"] == 6
+    assert set(types) == {"feed", "fused_conv2d_add_act", "fetch"}
+    with_residual = [op for op in ops if op.type() == "fused_conv2d_add_act" and
+                     op.input("ResidualData")]
+    assert len(with_residual) == 2
+    assert all(op.attr("activation") == "relu" for op in with_residual)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("activation", ["relu6", "sigmoid", "tanh"])
+def test_conv_with_bias_fuses_with_its_activation(tmp_path, activation):
+    """Conv2D's own bias (an elementwise_add on axis 1), in NCHW and NHWC."""
+    def build():
+        x = paddle.static.data("x", [None, 3, 5, 5], "float32")
+        act = getattr(paddle.nn.functional, activation)
+        h = act(paddle.nn.Conv2D(3, 4, 3, padding=1)(x))
+        h = paddle.transpose(h, [0, 2, 3, 1])
+        return [x], act(paddle.nn.Conv2D(4, 2, 3, data_format="NHWC")(h))
+    xs = np.random.default_rng(5).standard_normal((2, 3, 5, 5)).astype("float32")
+    ops, applied, expected, got = run_with_passes(build, {"x": xs}, tmp_path)
+    fused = [op for op in ops if op.type() == "fused_conv2d_add_act"]
+    assert [op.attr("activation") for op in fused] == [activation, activation]
+    assert [op.attr("data_format") for op in fused] == ["NCHW", "NHWC"]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_conv_chain_with_a_second_reader_stops_there(tmp_path):
+    """The biased output is also a model output's operand elsewhere: the convolution fuses
+    with its bias only, and the relu stays."""
+    def build():
+        x = paddle.static.data("x", [None, 2, 4, 4], "float32")
+        h = paddle.nn.Conv2D(2, 3, 3, padding=1)(x)
+        return [x], paddle.nn.functional.relu(h) * h
+    xs = np.random.default_rng(6).standard_normal((1, 2, 4, 4)).astype("float32")
+    ops, applied, expected, got = run_with_passes(build, {"x": xs}, tmp_path)
+    types = [op.type() for op in ops]
+    assert types.count("fused_conv2d_add_act") == 1 and "relu" in types
+    assert [op.attr("activation") for op in ops if op.type() == "fused_conv2d_add_act"] == \
+        ["identity"]
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
