@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/parallel_for.h"
 
 namespace paddle::funcs {
 
@@ -20,36 +21,55 @@ ConvActivation ParseConvActivation(const std::string& name, const char* op) {
                                    name, "'"));
 }
 
-template <typename T>
-void ApplyConvEpilogue(const ConvGeometry& g, const ConvEpilogue<T>& epilogue, T* out) {
+namespace {
+
+template <typename T, typename Activation>
+void Apply(const ConvGeometry& g, const ConvEpilogue<T>& e, Activation activation, T* out) {
   int64_t spatial = 1;
   for (int64_t s : g.output) spatial *= s;
   const int64_t channels = g.out_channels;
-  const int64_t total = g.batch * channels * spatial;
+  // Rows of equal bias: [N * C, spatial] channels first; rows of the C channels channels last.
+  const int64_t rows = g.channels_last ? g.batch * spatial : g.batch * channels;
+  const int64_t width = g.channels_last ? channels : spatial;
+  ParallelFor(
+      rows,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          T* row = out + r * width;
+          const T* residual = e.residual ? e.residual + r * width : nullptr;
+          for (int64_t k = 0; k < width; ++k) {
+            T v = row[k];
+            if (e.bias) v += e.bias[g.channels_last ? k : r % channels];
+            if (residual) v += residual[k];
+            row[k] = activation(v);
+          }
+        }
+      },
+      std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(width, 1)));
+}
+
+}  // namespace
+
+template <typename T>
+void ApplyConvEpilogue(const ConvGeometry& g, const ConvEpilogue<T>& epilogue, T* out) {
   const T ceiling = epilogue.activation == ConvActivation::kRelu6 ? T(6) : T(epilogue.alpha);
-  for (int64_t i = 0; i < total; ++i) {
-    const int64_t c = g.channels_last ? i % channels : (i / spatial) % channels;
-    T v = out[i];
-    if (epilogue.bias) v += epilogue.bias[c];
-    if (epilogue.residual) v += epilogue.residual[i];
-    switch (epilogue.activation) {
-      case ConvActivation::kIdentity:
-        break;
-      case ConvActivation::kRelu:
-        v = std::max(v, T(0));
-        break;
-      case ConvActivation::kRelu6:
-      case ConvActivation::kReluX:
-        v = std::min(std::max(v, T(0)), ceiling);
-        break;
-      case ConvActivation::kSigmoid:
-        v = T(1) / (T(1) + std::exp(-v));
-        break;
-      case ConvActivation::kTanh:
-        v = std::tanh(v);
-        break;
-    }
-    out[i] = v;
+  switch (epilogue.activation) {
+    case ConvActivation::kIdentity:
+      return Apply(
+          g, epilogue, [](T v) { return v; }, out);
+    case ConvActivation::kRelu:
+      return Apply(
+          g, epilogue, [](T v) { return std::max(v, T(0)); }, out);
+    case ConvActivation::kRelu6:
+    case ConvActivation::kReluX:
+      return Apply(
+          g, epilogue, [ceiling](T v) { return std::min(std::max(v, T(0)), ceiling); }, out);
+    case ConvActivation::kSigmoid:
+      return Apply(
+          g, epilogue, [](T v) { return T(1) / (T(1) + std::exp(-v)); }, out);
+    case ConvActivation::kTanh:
+      return Apply(
+          g, epilogue, [](T v) { return std::tanh(v); }, out);
   }
 }
 

@@ -12,8 +12,8 @@ namespace paddle::funcs {
 enum class ConvLayout { kOneDnnChoice, kUser };
 
 // kOneDnnChoice for kernels larger than 1x1; for 1x1 kernels the faster of the two, timed once
-// per geometry.
-ConvLayout ChooseConvLayout(const ConvGeometry& g);
+// per geometry (and kind of epilogue, for a fused convolution).
+ConvLayout ChooseConvLayout(const ConvGeometry& g, const ConvEpilogue<float>* epilogue = nullptr);
 
 // As ConvForward (FusedConvForward with an epilogue), ConvBackwardData and ConvBackwardFilter,
 // for geometries without zero-size dims.
