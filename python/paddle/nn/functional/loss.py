@@ -207,6 +207,7 @@ def l1_loss(input, label, reduction="mean", name=None):
     """Mean absolute error: reduce(|input - label|)."""
     _check_float_pair(input, label, "l1_loss")
     _check_reduction(reduction, "L1Loss")
+    _check_broadcast("l1_loss", ("input", input), ("label", label))
     return _reduce(_C_ops.abs(_C_ops.subtract(input, label)), reduction)
 
 
@@ -221,6 +222,25 @@ def _check_same_shape(first, first_arg, other, other_arg, api):
     if list(first.shape) != list(other.shape):
         raise ValueError(f"{api}(): '{other_arg}' must have the shape of '{first_arg}' "
                          f"{list(first.shape)}, but received {list(other.shape)}")
+
+
+def _check_broadcast(api, *named):
+    """The (argument name, tensor) pairs broadcast together; dims unknown until a static program
+    runs (-1) agree with any."""
+    result = []
+    shown = []
+    for arg, t in named:
+        shape = list(t.shape)
+        shown.append(f"'{arg}' {shape}")
+        width = max(len(result), len(shape))
+        result = [1] * (width - len(result)) + result
+        shape = [1] * (width - len(shape)) + shape
+        for k, (a, b) in enumerate(zip(result, shape)):
+            if a != b and a != 1 and b != 1 and a >= 0 and b >= 0:
+                raise ValueError(f"{api}(): shapes of {' and '.join(shown)} cannot be broadcast "
+                                 f"together (dimension {k} from the right-aligned shapes is "
+                                 f"{a} and {b})")
+            result[k] = b if a == 1 else a
 
 
 def _sum_last(x):
@@ -241,6 +261,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     out = _C_ops.bce_loss(input, label)
     if weight is not None:
         _check_floating(weight, "binary_cross_entropy", "weight")
+        _check_broadcast("binary_cross_entropy", ("input", input), ("weight", weight))
         out = _C_ops.multiply(out, weight)
     return _reduce(out, reduction)
 
@@ -256,11 +277,13 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     _check_floating(label, api, "label")
     if pos_weight is not None:
         _check_floating(pos_weight, api, "pos_weight")
+        _check_broadcast(api, ("label", label), ("pos_weight", pos_weight))
         one = _constant_like(logit, 1.0)
         pos_weight = _C_ops.add(_C_ops.multiply(label, _C_ops.subtract(pos_weight, one)), one)
     out = _C_ops.sigmoid_cross_entropy_with_logits(logit, label, pos_weight, False, -100)
     if weight is not None:
         _check_floating(weight, api, "weight")
+        _check_broadcast(api, ("logit", logit), ("weight", weight))
         out = _C_ops.multiply(out, weight)
     return _reduce(out, reduction)
 
@@ -299,6 +322,7 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     _check_reduction(reduction, "MarginRankingLoss")
     for arg, t in (("input", input), ("other", other), ("label", label)):
         _check_floating(t, "margin_ranking_loss", arg)
+    _check_broadcast("margin_ranking_loss", ("input", input), ("other", other), ("label", label))
     out = _C_ops.multiply(_C_ops.subtract(other, input), label)
     if margin != 0.0:
         out = _C_ops.add(out, _constant_like(out, margin))
@@ -310,6 +334,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     _check_reduction(reduction, "hinge_embedding_loss")
     _check_floating(input, "hinge_embedding_loss", "input")
     _check_floating(label, "hinge_embedding_loss", "label")
+    _check_broadcast("hinge_embedding_loss", ("input", input), ("label", label))
     zero = _constant_like(input, 0.0)
     positive = _C_ops.where(_C_ops.equal(label, _constant_like(label, 1.0)), input, zero)
     hinge = _C_ops.relu(_C_ops.scale(input, -1.0, float(margin), True))
@@ -449,6 +474,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     loss = _C_ops.scale(_C_ops.add(positive, negative), -1.0, 0.0, True)
     if weight is not None:
         _check_floating(weight, api, "weight")
+        _check_broadcast(api, ("input", input), ("weight", weight))
         loss = _C_ops.multiply(loss, weight)
     return _reduce(_C_ops.mean(loss, [-1], False), reduction)
 
@@ -467,6 +493,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         if len(normalizer.shape) > 1:
             raise ValueError(f"{api}(): 'normalizer' must have zero or one dimension, but "
                              f"received shape {list(normalizer.shape)}")
+        _check_broadcast(api, ("logit", logit), ("normalizer", normalizer))
     loss = _C_ops.sigmoid_cross_entropy_with_logits(logit, label, None, False, -100)
     pred = _C_ops.sigmoid(logit)
     not_label = _C_ops.scale(label, -1.0, 1.0, True)
@@ -486,6 +513,7 @@ def square_error_cost(input, label):
     """(input - label)^2, elementwise."""
     _check_floating(input, "square_error_cost", "input")
     _check_floating(label, "square_error_cost", "label")
+    _check_broadcast("square_error_cost", ("input", input), ("label", label))
     return _C_ops.square(_C_ops.subtract(input, label))
 
 
