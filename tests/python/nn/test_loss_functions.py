@@ -278,6 +278,20 @@ def test_nll_loss_ignore_index_and_all_ignored():
     assert everything_ignored.shape == [] and everything_ignored.item() == 0.0
 
 
+def test_nll_loss_of_rank_3_with_an_unknown_batch_in_a_static_program():
+    logp = np.log(np.random.default_rng(0).dirichlet(np.ones(3), size=(4, 5))).transpose(0, 2, 1)
+    classes = np.random.default_rng(1).integers(0, 3, (4, 5))
+    with static_mode():
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            out = F.nll_loss(paddle.static.data("lp", [None, 3, 5], "float64"),
+                             paddle.static.data("c", [None, 5], "int64"), reduction="none")
+            assert out.shape == [-1, 5]
+        got, = paddle.static.Executor().run(main, feed={"lp": logp, "c": classes},
+                                            fetch_list=[out])
+    np.testing.assert_allclose(got, np_nll(logp, classes, reduction="none"), rtol=1e-12)
+
+
 def test_bce_clamps_logs_at_minus_100():
     out = F.binary_cross_entropy(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([1.0, 0.0]),
                                  reduction="none")

@@ -176,7 +176,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise TypeError(f"nll_loss(): 'label' must be int64, but it is {label.dtype.name}")
     if weight is not None:
         check_tensor(weight, "nll_loss", "weight")
-    n, c = input_shape[0], input_shape[1]
+    # A batch size unknown until a static program runs is copied (0) rather than given as a
+    # second -1.
+    n, c = (input_shape[0] if input_shape[0] >= 0 else 0), input_shape[1]
     reshaped = input_dims not in (2, 4)
     if reshaped:
         input = _C_ops.reshape(input, [n, c, 1, -1])
