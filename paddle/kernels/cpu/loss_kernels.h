@@ -286,9 +286,9 @@ void SigmoidCrossEntropyWithLogitsKernel(const Context& ctx, const DenseTensor& 
   if (!normalize) return;
   int64_t counted = 0;
   for (int64_t i = 0; i < n; ++i) counted += y[i] != ignored;
-  // As Paddle: a batch with every label ignored divides by a tiny count, not by 0.
-  const T norm = std::max(static_cast<T>(counted), static_cast<T>(1e-5));
-  for (int64_t i = 0; i < n; ++i) o[i] /= norm;
+  // A batch with every label ignored keeps its zeros (Paddle divides 0 by 0 and gives NaN).
+  if (counted == 0) return;
+  for (int64_t i = 0; i < n; ++i) o[i] /= static_cast<T>(counted);
 }
 
 template <typename T, typename Context>

@@ -56,8 +56,9 @@ void sigmoid_cross_entropy_with_logits_grad(const Tensor& x, const Tensor& label
   Tensor counted = not_equal(label, ScalarLike(label, ignore_index));
   Tensor grad = MaskedGrad(counted, multiply(out_grad, slope));
   if (normalize) {
+    // At least 1: with every label ignored the gradient is all zeros, as the loss is.
     Tensor count = sum(cast(counted, x.dtype()));
-    grad = divide(grad, maximum(count, ScalarLike(count, 1e-5)));
+    grad = divide(grad, maximum(count, ScalarLike(count, 1.0)));
   }
   *x_grad = grad;
 }
