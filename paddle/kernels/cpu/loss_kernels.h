@@ -1,4 +1,8 @@
-// CPU cross_entropy_with_softmax and its gradient. The input is viewed as [outer, C, inner] with
+// CPU kernels of the loss ops: cross_entropy_with_softmax and its gradient, the elementwise
+// losses (bce_loss, sigmoid_cross_entropy_with_logits, huber_loss, kldiv_loss, log_loss) and
+// nll_loss with its gradient.
+//
+// cross_entropy_with_softmax: the input is viewed as [outer, C, inner] with
 // the classes on `axis`; each (outer, inner) line is one sample. With use_softmax the loss comes
 // from the log-softmax, loss = logsumexp(x) - x[label], so it stays finite for large logits;
 // without it the input already holds probabilities. Hard labels are validated before any
@@ -7,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <type_traits>
 
 #include "paddle/core/dense_tensor.h"
@@ -221,6 +226,218 @@ void CrossEntropyWithSoftmaxGradKernel(const Context& ctx, const DenseTensor& la
         g[k] = static_cast<T>(value);
       }
     });
+  });
+}
+
+// ---------------------------------------------------------------- elementwise losses
+// The formulas are in paddle/ops/yaml/loss.yaml. Their gradients are rules built from forward
+// ops (paddle/ops/backward/loss_grad.cc), except nll_loss's.
+
+namespace {
+
+// out[i] = fn(i) for every element, in parallel over large tensors.
+template <typename T, typename Fn>
+void FillElementwise(T* out, int64_t n, Fn&& fn) {
+  funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) out[i] = fn(i);
+  });
+}
+
+}  // namespace
+
+template <typename T, typename Context>
+void BceLossKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& label,
+                   DenseTensor* out) {
+  const T* x = input.data<T>();
+  const T* y = label.data<T>();
+  const int64_t n = input.numel();
+  // Checked before any work, so a bad probability raises instead of giving NaN.
+  for (int64_t i = 0; i < n; ++i) {
+    PD_CHECK(x[i] >= T(0) && x[i] <= T(1),
+             errors::InvalidArgument("bce_loss: argument 'input' must hold probabilities in "
+                                     "[0, 1], received ",
+                                     x[i], " at flat index ", i));
+  }
+  // Paddle clamps each log at -100, so a certain mistake costs 100 rather than inf.
+  const T floor = T(-100);
+  FillElementwise(ctx.template Alloc<T>(out), n, [&](int64_t i) {
+    return -(y[i] * std::max(std::log(x[i]), floor) +
+             (T(1) - y[i]) * std::max(std::log(T(1) - x[i]), floor));
+  });
+}
+
+template <typename T, typename Context>
+void SigmoidCrossEntropyWithLogitsKernel(const Context& ctx, const DenseTensor& x,
+                                         const DenseTensor& label, const DenseTensor* pos_weight,
+                                         bool normalize, int32_t ignore_index, DenseTensor* out) {
+  const T* logit = x.data<T>();
+  const T* y = label.data<T>();
+  const T* w = pos_weight ? pos_weight->data<T>() : nullptr;
+  const int64_t n = x.numel();
+  const T ignored = static_cast<T>(ignore_index);
+  T* o = ctx.template Alloc<T>(out);
+  FillElementwise(o, n, [&](int64_t i) {
+    const T v = logit[i];
+    if (y[i] == ignored) return T(0);
+    // log(1 + exp(-|v|)) + max(-v, 0) = -log(sigmoid(v)), without overflow.
+    const T neg_log_sigmoid = std::log1p(std::exp(-std::abs(v))) + std::max(-v, T(0));
+    return (T(1) - y[i]) * v + (w ? w[i] : T(1)) * neg_log_sigmoid;
+  });
+  if (!normalize) return;
+  int64_t counted = 0;
+  for (int64_t i = 0; i < n; ++i) counted += y[i] != ignored;
+  // A batch with every label ignored keeps its zeros (Paddle divides 0 by 0 and gives NaN).
+  if (counted == 0) return;
+  for (int64_t i = 0; i < n; ++i) o[i] /= static_cast<T>(counted);
+}
+
+template <typename T, typename Context>
+void HuberLossKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& label,
+                     float delta, DenseTensor* out, DenseTensor* residual) {
+  const T* x = input.data<T>();
+  const T* y = label.data<T>();
+  const T d = static_cast<T>(delta);
+  T* r = ctx.template Alloc<T>(residual);
+  FillElementwise(r, input.numel(), [&](int64_t i) { return y[i] - x[i]; });
+  FillElementwise(ctx.template Alloc<T>(out), input.numel(), [&](int64_t i) {
+    const T a = std::abs(r[i]);
+    return a <= d ? T(0.5) * r[i] * r[i] : d * (a - T(0.5) * d);
+  });
+}
+
+template <typename T, typename Context>
+void KldivLossKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& label,
+                     const std::string& reduction, bool log_target, DenseTensor* out) {
+  const T* logp = x.data<T>();
+  const T* t = label.data<T>();
+  const int64_t n = x.numel();
+  auto term = [&](int64_t i) {
+    if (log_target) return std::exp(t[i]) * (t[i] - logp[i]);
+    return t[i] > T(0) ? t[i] * (std::log(t[i]) - logp[i]) : T(0);
+  };
+  T* o = ctx.template Alloc<T>(out);
+  if (reduction == "none") {
+    FillElementwise(o, n, term);
+    return;
+  }
+  double total = 0;
+  for (int64_t i = 0; i < n; ++i) total += static_cast<double>(term(i));
+  // An empty x gives NaN for 'mean' and 'batchmean' (0 / 0), as in Paddle; a 0-d x has no
+  // batch dim, so its 'batchmean' is the sum.
+  if (reduction == "mean") total /= static_cast<double>(n);
+  if (reduction == "batchmean" && x.dims().size() > 0) total /= static_cast<double>(x.dims()[0]);
+  o[0] = static_cast<T>(total);
+}
+
+template <typename T, typename Context>
+void LogLossKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& label,
+                   float epsilon, DenseTensor* out) {
+  const T* p = input.data<T>();
+  const T* y = label.data<T>();
+  const T eps = static_cast<T>(epsilon);
+  FillElementwise(ctx.template Alloc<T>(out), input.numel(), [&](int64_t i) {
+    return -y[i] * std::log(p[i] + eps) - (T(1) - y[i]) * std::log(T(1) - p[i] + eps);
+  });
+}
+
+namespace {
+
+// nll_loss views input as [N, C, inner] and label as [N, inner].
+struct NllLayout {
+  int64_t batch = 0;
+  int64_t classes = 0;
+  int64_t inner = 1;
+
+  explicit NllLayout(const DDim& input_dims) {
+    batch = input_dims[0];
+    classes = input_dims[1];
+    for (int i = 2; i < input_dims.size(); ++i) inner *= input_dims[i];
+  }
+  int64_t positions() const { return batch * inner; }
+  // The input element of class c at label position p.
+  int64_t At(int64_t p, int64_t c) const { return ((p / inner) * classes + c) * inner + p % inner; }
+};
+
+void CheckNllLabels(const int64_t* label, int64_t n, int64_t classes, int64_t ignore_index,
+                    const char* op) {
+  for (int64_t i = 0; i < n; ++i) {
+    PD_CHECK(label[i] == ignore_index || (label[i] >= 0 && label[i] < classes),
+             errors::OutOfRange(op, ": argument 'label' holds ", label[i], " at flat index ", i,
+                                ", expected a class index in [0, ", classes, ") or ignore_index (",
+                                ignore_index, ")"));
+  }
+}
+
+}  // namespace
+
+template <typename T, typename Context>
+void NllLossKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& label,
+                   const DenseTensor* weight, int64_t ignore_index, const std::string& reduction,
+                   DenseTensor* out, DenseTensor* total_weight) {
+  const NllLayout layout(input.dims());
+  const int64_t* y = label.data<int64_t>();
+  CheckNllLabels(y, label.numel(), layout.classes, ignore_index, "nll_loss");
+  const T* x = input.data<T>();
+  const T* w = weight ? weight->data<T>() : nullptr;
+  T* o = ctx.template Alloc<T>(out);
+  T* tw = ctx.template Alloc<T>(total_weight);
+  auto class_weight = [&](int64_t p) { return y[p] == ignore_index ? T(0) : (w ? w[y[p]] : T(1)); };
+  auto loss = [&](int64_t p) {
+    return y[p] == ignore_index ? T(0) : -class_weight(p) * x[layout.At(p, y[p])];
+  };
+  if (reduction == "none") {
+    FillElementwise(o, layout.positions(), loss);
+    tw[0] = T(0);
+    return;
+  }
+  double total = 0, weights = 0;
+  for (int64_t p = 0; p < layout.positions(); ++p) {
+    total += static_cast<double>(loss(p));
+    weights += static_cast<double>(class_weight(p));
+  }
+  tw[0] = static_cast<T>(weights);
+  // A batch whose labels are all ignored has total_weight 0 and loss 0, as in Paddle.
+  if (reduction == "mean") total = weights != 0 ? total / weights : 0.0;
+  o[0] = static_cast<T>(total);
+}
+
+// input is read for its shape only (no_need_buffer).
+template <typename T, typename Context>
+void NllLossGradKernel(const Context& ctx, const DenseTensor& input, const DenseTensor& label,
+                       const DenseTensor* weight, const DenseTensor& total_weight,
+                       const DenseTensor& out_grad, int64_t ignore_index,
+                       const std::string& reduction, DenseTensor* input_grad) {
+  const NllLayout layout(input.dims());
+  const int64_t* y = label.data<int64_t>();
+  CheckNllLabels(y, label.numel(), layout.classes, ignore_index, "nll_loss_grad");
+  const bool per_position = reduction == "none";
+  PD_CHECK(out_grad.numel() == (per_position ? layout.positions() : 1) &&
+               out_grad.dtype() == input.dtype(),
+           errors::InvalidArgument("nll_loss_grad: argument 'out_grad' must hold ",
+                                   per_position ? layout.positions() : 1, " ",
+                                   DataTypeName(input.dtype()), " for reduction '", reduction,
+                                   "', received shape ", out_grad.dims().ToString(), " of ",
+                                   DataTypeName(out_grad.dtype())));
+  PD_CHECK(total_weight.numel() == 1 && total_weight.dtype() == input.dtype(),
+           errors::InvalidArgument("nll_loss_grad: argument 'total_weight' must hold one ",
+                                   DataTypeName(input.dtype()), ", received shape ",
+                                   total_weight.dims().ToString(), " of ",
+                                   DataTypeName(total_weight.dtype())));
+  const T* w = weight ? weight->data<T>() : nullptr;
+  const T* dout = out_grad.data<T>();
+  T scale = T(1);
+  if (reduction == "mean") {
+    const T tw = total_weight.data<T>()[0];
+    scale = tw != T(0) ? T(1) / tw : T(0);
+  }
+  T* g = ctx.template Alloc<T>(input_grad);
+  std::fill(g, g + input_grad->numel(), T(0));
+  funcs::ParallelFor(layout.positions(), [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      if (y[p] == ignore_index) continue;
+      const T upstream = per_position ? dout[p] : dout[0];
+      g[layout.At(p, y[p])] = -(w ? w[y[p]] : T(1)) * upstream * scale;
+    }
   });
 }
 

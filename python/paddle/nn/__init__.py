@@ -15,6 +15,10 @@ from .layer.layout import (ChannelShuffle, Fold, Pad1D, Pad2D, Pad3D, PixelShuff
 from .layer.container import LayerDict, LayerList, ParameterList, Sequential
 from .layer.layers import Layer
 from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .layer.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss,  # noqa: F401
+                         GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss,
+                         MultiLabelSoftMarginLoss, PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+                         TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
 from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
                          LocalResponseNorm, SpectralNorm, SyncBatchNorm)
@@ -44,3 +48,7 @@ __all__ += ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "Adap
             "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
             "LPPool1D", "LPPool2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxUnPool1D",
             "MaxUnPool2D", "MaxUnPool3D"]
+__all__ += ["BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "GaussianNLLLoss",
+            "HingeEmbeddingLoss", "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss",
+            "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
+            "TripletMarginWithDistanceLoss"]

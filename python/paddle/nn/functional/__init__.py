@@ -9,6 +9,11 @@ from .common import dropout, interpolate, linear, upsample
 from .input import embedding
 from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
+from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
+                   cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,
+                   margin_ranking_loss, multi_label_soft_margin_loss, poisson_nll_loss,
+                   sigmoid_focal_loss, smooth_l1_loss, soft_margin_loss, square_error_cost,
+                   triplet_margin_loss, triplet_margin_with_distance_loss)
 from .norm import batch_norm, layer_norm, normalize
 from .norm import group_norm, instance_norm, local_response_norm
 from .vision import affine_grid
@@ -31,6 +36,11 @@ __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
             "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d",
             "avg_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d", "max_pool1d", "max_pool2d",
             "max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+__all__ += ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss",
+            "gaussian_nll_loss", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
+            "multi_label_soft_margin_loss", "poisson_nll_loss", "sigmoid_focal_loss",
+            "smooth_l1_loss", "soft_margin_loss", "square_error_cost", "triplet_margin_loss",
+            "triplet_margin_with_distance_loss"]
 __all__ += _generated_api.EXPORTS["paddle.nn.functional"]
 globals().update({name: getattr(_generated_api, name)
                   for name in _generated_api.EXPORTS["paddle.nn.functional"]})
