@@ -64,7 +64,6 @@ def measure(rows, dim, batch, repeats):
             entry["grad_bytes"] = int(np.prod(grad.shape)) * 4
             opt.clear_grad()
             results[f"{'sparse' if sparse else 'dense'} {name}"] = entry
-        del emb
     return results
 
 
