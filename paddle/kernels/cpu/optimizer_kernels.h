@@ -134,7 +134,17 @@ void AdagradKernel(const Context& ctx, const DenseTensor& param, const DenseTens
     MT* master_out = detail::MasterOut<MT>(ctx, master_param, master_param_out);
     MT lr = funcs::LoadScalar<MT>(detail::ScalarOf(learning_rate));
     MT eps = static_cast<MT>(epsilon);
+    bool in_place = p_out == p && m_out == m && master == nullptr;
     funcs::ParallelFor(param.numel(), [&](int64_t begin, int64_t end) {
+      if (in_place) {  // one pointer per array, so the loop vectorizes
+        for (int64_t i = begin; i < end; ++i) {
+          MT gi = static_cast<MT>(g[i]);
+          MT mi = static_cast<MT>(m_out[i]) + gi * gi;
+          m_out[i] = static_cast<S>(mi);
+          p_out[i] = static_cast<T>(static_cast<MT>(p_out[i]) - lr * gi / (std::sqrt(mi) + eps));
+        }
+        return;
+      }
       for (int64_t i = begin; i < end; ++i) {
         MT gi = static_cast<MT>(g[i]);
         MT mi = static_cast<MT>(m[i]) + gi * gi;
