@@ -58,15 +58,16 @@ class SchemaOpInstruction : public Instruction {
     context_ = std::make_unique<KernelContext>(&GetDeviceContext(place_));
     inputs_.clear();
     input_selected_rows_.clear();
-    slot_selected_rows_.assign(schema_.inputs.size(), nullptr);
+    slot_selected_rows_.assign(schema_.inputs.size(), {});
     for (size_t i = 0; i < schema_.inputs.size(); ++i) {
       const std::string& slot = LegacyInputSlot(schema_, i);
       std::vector<const DenseTensor*> list;
       for (const std::string& name : input_names_[i]) {
         Variable* var = LookUp(scope, slot, name);
         list.push_back(var->tensor());
-        input_selected_rows_.push_back(selected_rows_slots_[i] ? var->selected_rows() : nullptr);
-        if (selected_rows_slots_[i]) slot_selected_rows_[i] = var->selected_rows();
+        bool sparse = var_is_selected_rows_[input_selected_rows_.size()];
+        input_selected_rows_.push_back(sparse ? var->selected_rows() : nullptr);
+        slot_selected_rows_[i].push_back(input_selected_rows_.back());
         if (i == 1 && broadcast_axis_ >= 0) {
           aligned_source_ = list.back();
           list.back() = &aligned_y_;
@@ -260,16 +261,13 @@ class SchemaOpInstruction : public Instruction {
   // Marks the inputs the program declares SELECTED_ROWS (a sparse gradient) and picks the op's
   // SelectedRows kernel for them; Unimplemented naming the op and the input when it has none.
   void FindSelectedRowsInputs(const BlockDesc& block) {
-    selected_rows_slots_.assign(schema_.inputs.size(), false);
+    var_is_selected_rows_.clear();
     for (size_t i = 0; i < schema_.inputs.size(); ++i) {
       for (const std::string& name : input_names_[i]) {
         const VarDesc* var = block.FindVarRecursive(name);
-        if (var == nullptr || var->kind() != proto::VarType::SELECTED_ROWS) continue;
-        PD_CHECK(schema_.inputs[i].kind != ops::InputKind::kList,
-                 errors::Unimplemented(where_, ": input '", LegacyInputSlot(schema_, i),
-                                       "' lists the SelectedRows variable '", name,
-                                       "'; only dense tensors are accepted there"));
-        selected_rows_slots_[i] = true;
+        bool sparse = var != nullptr && var->kind() == proto::VarType::SELECTED_ROWS;
+        var_is_selected_rows_.push_back(sparse);
+        if (!sparse) continue;
         selected_rows_kernel_ = FindSelectedRowsKernel(schema_.kernel_name, BackendOf(place_));
         PD_CHECK(selected_rows_kernel_ != nullptr,
                  errors::Unimplemented(where_, ": input '", LegacyInputSlot(schema_, i),
@@ -311,14 +309,14 @@ class SchemaOpInstruction : public Instruction {
   KernelFn kernel_;
   // Set when an input is SELECTED_ROWS: the kernel run instead of kernel_.
   SelectedRowsKernelFn selected_rows_kernel_ = nullptr;
-  std::vector<bool> selected_rows_slots_;  // per input slot
+  std::vector<bool> var_is_selected_rows_;  // per input variable, over all slots
   std::vector<std::pair<std::string, std::string>> inplace_pairs_;
 
   // Bound to a scope.
   std::unique_ptr<KernelContext> context_;
   std::vector<std::pair<const DenseTensor*, const std::string*>> inputs_;
   std::vector<const SelectedRows*> input_selected_rows_;  // per entry of inputs_, null if dense
-  std::vector<const SelectedRows*> slot_selected_rows_;   // per input slot, for the kernel
+  SelectedRowsInputs slot_selected_rows_;                 // per slot and variable, for the kernel
   std::vector<DenseTensor*> outputs_;
   std::vector<std::vector<DenseTensor*>> output_slots_;
   std::vector<DenseTensor> unwritten_outputs_;

@@ -67,21 +67,15 @@ DataType KernelDataType(const ops::OpSchema& op, const ops::OpCall& call) {
   return dtype;
 }
 
-// The kernel for a call with a SelectedRows input (the sparse optimizer updates), and the
-// SelectedRows per input slot; null when every input is dense. Unimplemented, naming the op and
-// the input, when the op has no such kernel.
+// The kernel for a call with a SelectedRows input (the sparse optimizer updates, add_n), and
+// the SelectedRows per input tensor; null when every input is dense. Unimplemented, naming the
+// op and the input, when the op has no such kernel.
 SelectedRowsKernelFn SelectedRowsKernelFor(const ops::OpSchema& op, const ops::OpCall& call,
-                                           Backend backend,
-                                           std::vector<const SelectedRows*>* selected_rows) {
+                                           Backend backend, SelectedRowsInputs* selected_rows) {
   int first = -1;
-  for (size_t i = 0; i < call.inputs.size(); ++i) {
+  for (size_t i = 0; i < call.inputs.size() && first < 0; ++i) {
     for (const Tensor& t : call.inputs[i]) {
-      if (!t.is_selected_rows()) continue;
-      PD_CHECK(op.inputs[i].kind != ops::InputKind::kList,
-               errors::Unimplemented(op.name, ": input list '", op.inputs[i].name,
-                                     "' holds a SelectedRows (a sparse gradient); only dense "
-                                     "tensors are accepted there"));
-      if (first < 0) first = static_cast<int>(i);
+      if (t.is_selected_rows()) first = static_cast<int>(i);
     }
   }
   if (first < 0) return nullptr;
@@ -92,8 +86,8 @@ SelectedRowsKernelFn SelectedRowsKernelFor(const ops::OpSchema& op, const ops::O
                                                 op.name, " has no ", BackendName(backend),
                                                 " kernel for one; it expects a dense tensor"));
   for (const std::vector<Tensor>& slot : call.inputs) {
-    selected_rows->push_back(
-        !slot.empty() && slot[0].is_selected_rows() ? slot[0].selected_rows().get() : nullptr);
+    selected_rows->emplace_back();
+    for (const Tensor& t : slot) selected_rows->back().push_back(t.selected_rows().get());
   }
   return fn;
 }
@@ -179,7 +173,7 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
       break;
     }
   }
-  std::vector<const SelectedRows*> selected_rows;
+  SelectedRowsInputs selected_rows;
   SelectedRowsKernelFn selected_rows_kernel =
       SelectedRowsKernelFor(op, *call, BackendOf(place), &selected_rows);
   const Kernel& kernel = op.kernels().Select(KernelKey{BackendOf(place), layout, dtype});

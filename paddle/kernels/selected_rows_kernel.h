@@ -5,8 +5,9 @@
 //
 // The caller builds the KernelContext exactly as for the op's dense kernel (inputs, attributes
 // and outputs in schema order, a SelectedRows input appearing as its value tensor) and passes
-// the SelectedRows of each input parameter alongside (null for a dense input). One function
-// serves every dtype it supports and raises Unimplemented for the others.
+// alongside, per input parameter and per tensor of it (one for a single tensor, none for an
+// absent optional one), the SelectedRows or null for a dense tensor. One function serves every
+// dtype it supports and raises Unimplemented for the others.
 #pragma once
 
 #include <string>
@@ -18,8 +19,9 @@
 
 namespace paddle {
 
+using SelectedRowsInputs = std::vector<std::vector<const SelectedRows*>>;
 using SelectedRowsKernelFn = void (*)(const KernelContext& ctx,
-                                      const std::vector<const SelectedRows*>& selected_rows);
+                                      const SelectedRowsInputs& selected_rows);
 
 bool RegisterSelectedRowsKernel(const std::string& kernel_name, Backend backend,
                                 SelectedRowsKernelFn fn);

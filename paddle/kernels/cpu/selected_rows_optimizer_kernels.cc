@@ -34,6 +34,22 @@ T* UpdatedCopy(const DenseTensor& in, DenseTensor* out) {
   return out->data<T>();
 }
 
+// The SelectedRows of input `slot`, the gradient; Unimplemented naming the op when another input
+// is a SelectedRows instead.
+const SelectedRows& SparseGrad(const char* op, const SelectedRowsInputs& sr, size_t slot) {
+  for (size_t i = 0; i < sr.size(); ++i) {
+    for (const SelectedRows* rows : sr[i]) {
+      PD_CHECK(rows == nullptr || i == slot,
+               errors::Unimplemented(op,
+                                     ": only argument 'grad' may be a SelectedRows (a sparse "
+                                     "gradient), but another input is one"));
+    }
+  }
+  PD_CHECK(!sr[slot].empty() && sr[slot][0] != nullptr,
+           errors::Unimplemented(op, ": only argument 'grad' may be a SelectedRows"));
+  return *sr[slot][0];
+}
+
 // The merged gradient, checked against the param: same dtype, rows in range, same row width.
 std::shared_ptr<SelectedRows> MergedGrad(const std::string& op, const DenseTensor& param,
                                          const SelectedRows& grad, const DenseTensor* master) {
@@ -74,9 +90,9 @@ void ForEachRow(int64_t height, const SelectedRows& merged, bool present_only, F
 }
 
 // Inputs, attributes and outputs by their index in the op's schema (paddle/ops/yaml).
-void SgdSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>& sr) {
+void SgdSparse(const KernelContext& ctx, const SelectedRowsInputs& sr) {
   const DenseTensor& param = ctx.Input(0);
-  auto merged = MergedGrad("sgd", param, *sr[2], ctx.OptionalInput(3));
+  auto merged = MergedGrad("sgd", param, SparseGrad("sgd", sr, 2), ctx.OptionalInput(3));
   int64_t width = funcs::RowWidth(*merged);
   funcs::VisitFloatingType(param.dtype(), "sgd", [&](auto tag) {
     using T = decltype(tag);
@@ -93,10 +109,10 @@ void SgdSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>&
   });
 }
 
-void MomentumSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>& sr) {
+void MomentumSparse(const KernelContext& ctx, const SelectedRowsInputs& sr) {
   const DenseTensor& param = ctx.Input(0);
   const DenseTensor& velocity = ctx.Input(2);
-  auto merged = MergedGrad("momentum", param, *sr[1], ctx.OptionalInput(4));
+  auto merged = MergedGrad("momentum", param, SparseGrad("momentum", sr, 1), ctx.OptionalInput(4));
   int64_t width = funcs::RowWidth(*merged);
   funcs::VisitFloatingType(param.dtype(), "momentum", [&](auto tag) {
     using T = decltype(tag);
@@ -128,7 +144,7 @@ void MomentumSparse(const KernelContext& ctx, const std::vector<const SelectedRo
   });
 }
 
-void AdamSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>& sr) {
+void AdamSparse(const KernelContext& ctx, const SelectedRowsInputs& sr) {
   const DenseTensor& param = ctx.Input(0);
   const DenseTensor& moment1 = ctx.Input(3);
   const DenseTensor& moment2 = ctx.Input(4);
@@ -136,7 +152,7 @@ void AdamSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>
   const DenseTensor& beta1_pow = ctx.Input(6);
   const DenseTensor& beta2_pow = ctx.Input(7);
   const DenseTensor* skip_update = ctx.OptionalInput(9);
-  auto merged = MergedGrad("adam", param, *sr[1], ctx.OptionalInput(8));
+  auto merged = MergedGrad("adam", param, SparseGrad("adam", sr, 1), ctx.OptionalInput(8));
   bool lazy_mode = std::get<bool>(ctx.Attr(3));
   bool amsgrad = std::get<bool>(ctx.Attr(7));
   int64_t width = funcs::RowWidth(*merged);
@@ -193,10 +209,10 @@ void AdamSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>
   });
 }
 
-void AdagradSparse(const KernelContext& ctx, const std::vector<const SelectedRows*>& sr) {
+void AdagradSparse(const KernelContext& ctx, const SelectedRowsInputs& sr) {
   const DenseTensor& param = ctx.Input(0);
   const DenseTensor& moment = ctx.Input(2);
-  auto merged = MergedGrad("adagrad", param, *sr[1], ctx.OptionalInput(4));
+  auto merged = MergedGrad("adagrad", param, SparseGrad("adagrad", sr, 1), ctx.OptionalInput(4));
   int64_t width = funcs::RowWidth(*merged);
   funcs::VisitFloatingType(param.dtype(), "adagrad", [&](auto tag) {
     using T = decltype(tag);

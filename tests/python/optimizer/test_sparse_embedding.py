@@ -138,6 +138,16 @@ def test_clear_grad_drops_a_sparse_gradient(set_to_zero):
     assert emb.weight.grad.rows() == STEP_IDS[1].reshape(-1).tolist()
 
 
+def test_add_n_sums_sparse_and_dense_into_a_dense_tensor():
+    emb = make_embedding(True)
+    loss_of(emb(paddle.to_tensor(STEP_IDS[0]))).backward()
+    sparse = emb.weight.grad
+    dense = paddle.ones([VOCAB, DIM], dtype="float64")
+    total = paddle.add_n([sparse, dense, sparse])
+    assert total.is_dense()
+    np.testing.assert_allclose(total.numpy(), 2 * dense_grad(emb, STEP_IDS[0]) + 1, rtol=1e-12)
+
+
 def test_an_op_without_a_sparse_kernel_raises_naming_itself():
     emb = make_embedding(True)
     emb(paddle.to_tensor(STEP_IDS[0])).sum().backward()
@@ -305,3 +315,10 @@ def test_sparse_kernel_rejects_rows_outside_the_table():
         paddle._C_ops.sgd_(param, lr, bad, None, False)
     with pytest.raises(IndexError, match="row 12"):
         libpaddle._make_selected_rows([12], paddle.ones([1, DIM]), VOCAB)
+
+
+def test_a_selected_rows_param_is_rejected():
+    rows = libpaddle._make_selected_rows([1], paddle.ones([1, DIM], dtype="float64"), VOCAB)
+    lr = paddle.to_tensor([0.1], dtype="float64")
+    with pytest.raises(NotImplementedError, match="sgd: only argument 'grad'"):
+        paddle._C_ops.sgd(rows, lr, paddle.to_tensor(W0), None, False)

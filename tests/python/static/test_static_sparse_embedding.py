@@ -82,6 +82,48 @@ def test_static_sparse_update_matches_dygraph_and_dense(name):
     assert not np.allclose(sparse, W0)
 
 
+def tied_train(sparse, make_optimizer, static):
+    """An embedding looked up twice per step (ids and reversed ids): its gradient is the sum of
+    two contributions."""
+    def loss_of(emb, ids, coeff):
+        out = emb(ids) + emb(paddle.flip(ids, [1]))
+        return (out * out * coeff).sum()
+    with unique_name.guard():
+        if not static:
+            emb = make_embedding(sparse)
+            opt = make_optimizer(emb.parameters())
+            for ids in STEP_IDS:
+                loss_of(emb, paddle.to_tensor(ids), paddle.to_tensor(coeff_of(ids))).backward()
+                opt.step()
+                opt.clear_grad()
+            return emb.weight.numpy()
+        with static_mode():
+            main, startup = new_programs()
+            with paddle.static.program_guard(main, startup):
+                ids = paddle.static.data("ids", [-1, -1], "int64")
+                coeff = paddle.static.data("coeff", [-1, -1, DIM], "float32")
+                emb = make_embedding(sparse)
+                loss = loss_of(emb, ids, coeff)
+                make_optimizer(None).minimize(loss)
+            exe = paddle.static.Executor()
+            exe.run(startup)
+            for step_ids in STEP_IDS:
+                exe.run(main, feed={"ids": step_ids, "coeff": coeff_of(step_ids)},
+                        fetch_list=[loss])
+            return paddle.static.global_scope().find_var(emb.weight.name).get_tensor().numpy()
+
+
+@pytest.mark.parametrize("name", ["sgd", "adam"])
+def test_static_weight_looked_up_twice_sums_its_sparse_gradients(name):
+    """The program sums the two SelectedRows contributions with its sum op (into a dense
+    gradient, see docs/sparse_gradients.md)."""
+    static_sparse = tied_train(True, OPTIMIZERS[name], True)
+    np.testing.assert_allclose(static_sparse, tied_train(True, OPTIMIZERS[name], False),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(static_sparse, tied_train(False, OPTIMIZERS[name], True),
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_program_declares_the_gradient_selected_rows():
     with unique_name.guard(), static_mode():
         main, _, name, _ = build(True, OPTIMIZERS["sgd"])
