@@ -323,9 +323,23 @@ class BackwardBuilder : public GradContext {
         if (in_grads[s][j].empty()) in_grads[s][j] = NewContribution(inputs[j]);
       }
       grad_op->SetOutput(GradSlot(LegacyInputSlot(schema, s)), in_grads[s]);
+      if (GradIsSelectedRows(op, schema, s)) {
+        for (const std::string& name : in_grads[s]) {
+          if (name != kEmptyVarName) grad_->Var(name)->set_kind(proto::VarType::SELECTED_ROWS);
+        }
+      }
     }
     for (const std::string& name : op.AttrNames()) grad_op->SetAttr(*op.FindAttr(name));
     grad_op->SetAttr(MakeIntAttr(kOpRoleAttr, static_cast<int>(OpRole::kBackward)));
+  }
+
+  // Whether the gradient of input slot `s` is a SelectedRows: the backward declares it so for
+  // an attribute (embedding's is_sparse) that `op` sets.
+  static bool GradIsSelectedRows(const OpDesc& op, const ops::OpSchema& schema, size_t s) {
+    int attr = schema.backward->selected_rows_attr[s];
+    if (attr < 0) return false;
+    std::vector<Attribute> attrs = SchemaAttrsOf(schema, op, CPUPlace(), op.type());
+    return std::get<bool>(attrs[attr]);
   }
 
   const BlockDesc* forward_;

@@ -166,6 +166,11 @@ class GradOpInstruction : public Instruction {
         } else {
           grad = imperative::ReduceToShape(grad, input->tensor()->dims());
         }
+        if (grad.is_selected_rows()) {  // the program declares the variable SELECTED_ROWS
+          SelectedRows* rows = target->selected_rows();
+          rows->set_rows(grad.selected_rows()->rows());
+          rows->set_height(grad.selected_rows()->height());
+        }
         *target->tensor() = *grad.impl();
       }
     }

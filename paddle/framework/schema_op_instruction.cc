@@ -6,6 +6,7 @@
 #include "paddle/framework/proto_attribute.h"
 #include "paddle/kernels/kernel_context.h"
 #include "paddle/kernels/kernel_registry.h"
+#include "paddle/kernels/selected_rows_kernel.h"
 #include "paddle/memory/malloc.h"
 #include "paddle/memory/memcpy.h"
 
@@ -44,6 +45,7 @@ class SchemaOpInstruction : public Instruction {
       }
     }
     kernel_dtype_ = KernelDataType(*ctx.block);
+    FindSelectedRowsInputs(*ctx.block);
     try {
       kernel_ =
           schema.kernels().Select(KernelKey{BackendOf(place_), DataLayout::NCHW, kernel_dtype_}).fn;
@@ -55,11 +57,17 @@ class SchemaOpInstruction : public Instruction {
   void Bind(Scope* scope) override {
     context_ = std::make_unique<KernelContext>(&GetDeviceContext(place_));
     inputs_.clear();
+    input_selected_rows_.clear();
+    slot_selected_rows_.assign(schema_.inputs.size(), {});
     for (size_t i = 0; i < schema_.inputs.size(); ++i) {
       const std::string& slot = LegacyInputSlot(schema_, i);
       std::vector<const DenseTensor*> list;
       for (const std::string& name : input_names_[i]) {
-        list.push_back(LookUp(scope, slot, name)->tensor());
+        Variable* var = LookUp(scope, slot, name);
+        list.push_back(var->tensor());
+        bool sparse = var_is_selected_rows_[input_selected_rows_.size()];
+        input_selected_rows_.push_back(sparse ? var->selected_rows() : nullptr);
+        slot_selected_rows_[i].push_back(input_selected_rows_.back());
         if (i == 1 && broadcast_axis_ >= 0) {
           aligned_source_ = list.back();
           list.back() = &aligned_y_;
@@ -129,7 +137,11 @@ class SchemaOpInstruction : public Instruction {
     if (dtype_source_ != nullptr && dtype_source_->dtype() != kernel_dtype_) ThrowDtypeMismatch();
     for (const auto& [tensor, also_input] : shared_writes_) SeparateStorage(tensor, also_input);
     for (const auto& [in, out] : inplace_tensors_) out->ShareBufferWith(*in);
-    kernel_(context_.get());
+    if (selected_rows_kernel_ != nullptr) {
+      selected_rows_kernel_(*context_, slot_selected_rows_);
+    } else {
+      kernel_(context_.get());
+    }
   }
 
   std::vector<std::pair<std::string, std::string>> InplaceCandidates() const override {
@@ -224,8 +236,10 @@ class SchemaOpInstruction : public Instruction {
     args.inputs.resize(schema_.inputs.size());
     size_t flat = 0;
     for (size_t i = 0; i < schema_.inputs.size(); ++i) {
-      for (size_t j = 0; j < input_names_[i].size(); ++j) {
-        args.inputs[i].push_back(inputs_[flat++].first->meta());
+      for (size_t j = 0; j < input_names_[i].size(); ++j, ++flat) {
+        // A SelectedRows stands for its whole table as far as shapes go.
+        const SelectedRows* rows = input_selected_rows_[flat];
+        args.inputs[i].push_back(rows ? rows->complete_meta() : inputs_[flat].first->meta());
       }
     }
     args.attrs = &attrs_;
@@ -242,6 +256,27 @@ class SchemaOpInstruction : public Instruction {
     metas_inferred_ = true;
     cached_input_metas_.clear();
     for (const auto& [tensor, name] : inputs_) cached_input_metas_.push_back(tensor->meta());
+  }
+
+  // Marks the inputs the program declares SELECTED_ROWS (a sparse gradient) and picks the op's
+  // SelectedRows kernel for them; Unimplemented naming the op and the input when it has none.
+  void FindSelectedRowsInputs(const BlockDesc& block) {
+    var_is_selected_rows_.clear();
+    for (size_t i = 0; i < schema_.inputs.size(); ++i) {
+      for (const std::string& name : input_names_[i]) {
+        const VarDesc* var = block.FindVarRecursive(name);
+        bool sparse = var != nullptr && var->kind() == proto::VarType::SELECTED_ROWS;
+        var_is_selected_rows_.push_back(sparse);
+        if (!sparse) continue;
+        selected_rows_kernel_ = FindSelectedRowsKernel(schema_.kernel_name, BackendOf(place_));
+        PD_CHECK(selected_rows_kernel_ != nullptr,
+                 errors::Unimplemented(where_, ": input '", LegacyInputSlot(schema_, i),
+                                       "' is the SelectedRows variable '", name,
+                                       "' (a sparse gradient), but the op has no ",
+                                       BackendName(BackendOf(place_)),
+                                       " kernel for one; it expects a dense tensor"));
+      }
+    }
   }
 
   // Y as a view with trailing 1s, so that its dimensions start at X's dimension `axis`.
@@ -272,11 +307,16 @@ class SchemaOpInstruction : public Instruction {
   std::vector<std::vector<std::string>> input_names_;
   std::vector<std::vector<std::string>> output_names_;
   KernelFn kernel_;
+  // Set when an input is SELECTED_ROWS: the kernel run instead of kernel_.
+  SelectedRowsKernelFn selected_rows_kernel_ = nullptr;
+  std::vector<bool> var_is_selected_rows_;  // per input variable, over all slots
   std::vector<std::pair<std::string, std::string>> inplace_pairs_;
 
   // Bound to a scope.
   std::unique_ptr<KernelContext> context_;
   std::vector<std::pair<const DenseTensor*, const std::string*>> inputs_;
+  std::vector<const SelectedRows*> input_selected_rows_;  // per entry of inputs_, null if dense
+  SelectedRowsInputs slot_selected_rows_;                 // per slot and variable, for the kernel
   std::vector<DenseTensor*> outputs_;
   std::vector<std::vector<DenseTensor*>> output_slots_;
   std::vector<DenseTensor> unwritten_outputs_;

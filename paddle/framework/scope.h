@@ -9,15 +9,16 @@
 #include <vector>
 
 #include "paddle/core/dense_tensor.h"
+#include "paddle/core/selected_rows.h"
 #include "paddle/framework/var_desc.h"
 
 namespace paddle::framework {
 
 class Scope;
 
-// One variable's value: a dense tensor or a list of them (feed/fetch lists, tensor arrays).
-// The tensor object lives as long as the variable, so prepared ops keep pointers to it; garbage
-// collection releases only its storage.
+// One variable's value: a dense tensor, a SelectedRows (whose value is that dense tensor) or a
+// list of tensors (feed/fetch lists, tensor arrays). The tensor object lives as long as the
+// variable, so prepared ops keep pointers to it; garbage collection releases only its storage.
 class Variable {
  public:
   Variable() : tensor_(std::make_shared<DenseTensor>()) {}
@@ -27,6 +28,14 @@ class Variable {
   DenseTensor* tensor() { return tensor_.get(); }
   const std::shared_ptr<DenseTensor>& shared_tensor() const { return tensor_; }
   std::vector<DenseTensor>* tensor_list() { return &list_; }
+  // A SELECTED_ROWS variable's rows and height; its value is tensor().
+  SelectedRows* selected_rows() { return shared_selected_rows().get(); }
+  const std::shared_ptr<SelectedRows>& shared_selected_rows() {
+    if (selected_rows_ == nullptr) {
+      selected_rows_ = std::make_shared<SelectedRows>(std::vector<int64_t>(), 0, tensor_);
+    }
+    return selected_rows_;
+  }
   // A STEP_SCOPES variable's value: the child scopes a control-flow op ran its sub-block in,
   // kept for its gradient op. Their parent scope owns them.
   std::vector<Scope*>* step_scopes() { return &step_scopes_; }
@@ -34,6 +43,7 @@ class Variable {
  private:
   VarKind kind_ = proto::VarType::DENSE_TENSOR;
   std::shared_ptr<DenseTensor> tensor_;
+  std::shared_ptr<SelectedRows> selected_rows_;
   std::vector<DenseTensor> list_;
   std::vector<Scope*> step_scopes_;
 };

@@ -30,12 +30,14 @@ void VarDesc::set_kind(VarKind kind) {
 }
 
 bool VarDesc::has_tensor_desc() const {
-  return kind() == proto::VarType::DENSE_TENSOR || kind() == proto::VarType::DENSE_TENSOR_ARRAY;
+  return kind() == proto::VarType::DENSE_TENSOR || kind() == proto::VarType::DENSE_TENSOR_ARRAY ||
+         kind() == proto::VarType::SELECTED_ROWS;
 }
 
 const proto::VarType::TensorDesc* VarDesc::tensor_desc() const {
   if (kind() == proto::VarType::DENSE_TENSOR) return &desc_.type().dense_tensor().tensor();
   if (kind() == proto::VarType::DENSE_TENSOR_ARRAY) return &desc_.type().tensor_array().tensor();
+  if (kind() == proto::VarType::SELECTED_ROWS) return &desc_.type().selected_rows();
   return nullptr;
 }
 
@@ -45,6 +47,7 @@ proto::VarType::TensorDesc* VarDesc::mutable_tensor_desc() {
   if (kind() == proto::VarType::DENSE_TENSOR_ARRAY) {
     return type->mutable_tensor_array()->mutable_tensor();
   }
+  if (kind() == proto::VarType::SELECTED_ROWS) return type->mutable_selected_rows();
   PD_THROW(errors::InvalidArgument("variable '", name(), "' of kind ", ProtoTypeName(kind()),
                                    " has no element type or shape"));
 }

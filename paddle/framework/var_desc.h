@@ -27,7 +27,8 @@ class VarDesc {
 
   VarKind kind() const { return desc_.type().type(); }
   void set_kind(VarKind kind);
-  // Dense tensors and tensor arrays hold elements; the other kinds have no dtype or shape.
+  // Dense tensors, SelectedRows and tensor arrays hold elements; the other kinds have no dtype
+  // or shape.
   bool has_tensor_desc() const;
 
   DataType dtype() const;

@@ -6,7 +6,6 @@
 
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
-#include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/full.h"
 #include "paddle/ops/generated/api/full_like.h"
 
@@ -65,7 +64,7 @@ class Engine {
       dst = grad;
     } else {
       GradModeGuard guard(create_graph_);
-      dst = ops::add(dst, grad);
+      dst = AddGradients(dst, grad);
     }
   }
 
@@ -145,7 +144,7 @@ void Engine::Run() {
     for (size_t i = 0; i < captures_.size(); ++i) {
       if (captures_[i].node == node.get()) {
         const Tensor& g = grads[captures_[i].slot];
-        captured_[i] = captured_[i].defined() ? ops::add(captured_[i], g) : g;
+        captured_[i] = captured_[i].defined() ? AddGradients(captured_[i], g) : g;
       }
     }
     bool run = Useful(node.get()) && !blocked_.count(node.get());

@@ -3,6 +3,7 @@
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/kernels/kernel_registry.h"
+#include "paddle/kernels/selected_rows_kernel.h"
 #include "paddle/ops/generated/api/cast.h"
 
 namespace paddle::imperative {
@@ -66,6 +67,31 @@ DataType KernelDataType(const ops::OpSchema& op, const ops::OpCall& call) {
   return dtype;
 }
 
+// The kernel for a call with a SelectedRows input (the sparse optimizer updates, add_n), and
+// the SelectedRows per input tensor; null when every input is dense. Unimplemented, naming the
+// op and the input, when the op has no such kernel.
+SelectedRowsKernelFn SelectedRowsKernelFor(const ops::OpSchema& op, const ops::OpCall& call,
+                                           Backend backend, SelectedRowsInputs* selected_rows) {
+  int first = -1;
+  for (size_t i = 0; i < call.inputs.size() && first < 0; ++i) {
+    for (const Tensor& t : call.inputs[i]) {
+      if (t.is_selected_rows()) first = static_cast<int>(i);
+    }
+  }
+  if (first < 0) return nullptr;
+  SelectedRowsKernelFn fn = FindSelectedRowsKernel(op.kernel_name, backend);
+  PD_CHECK(fn != nullptr, errors::Unimplemented(op.name, ": input '", op.inputs[first].name,
+                                                "' is a SelectedRows (a sparse gradient, as "
+                                                "Embedding(sparse=True) produces), but ",
+                                                op.name, " has no ", BackendName(backend),
+                                                " kernel for one; it expects a dense tensor"));
+  for (const std::vector<Tensor>& slot : call.inputs) {
+    selected_rows->emplace_back();
+    for (const Tensor& t : slot) selected_rows->back().push_back(t.selected_rows().get());
+  }
+  return fn;
+}
+
 bool NeedsGrad(const ops::OpSchema& op, const ops::OpCall& call) {
   if (op.backward == nullptr || !GradEnabled()) return false;
   for (size_t i = 0; i < call.inputs.size(); ++i) {
@@ -120,7 +146,11 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
   ops::InferMetaArgs meta;
   meta.inputs.resize(call->inputs.size());
   for (size_t i = 0; i < call->inputs.size(); ++i) {
-    for (const Tensor& t : call->inputs[i]) meta.inputs[i].push_back(t.dense().meta());
+    for (const Tensor& t : call->inputs[i]) {
+      // A SelectedRows stands for its whole table as far as shapes go.
+      meta.inputs[i].push_back(t.is_selected_rows() ? t.selected_rows()->complete_meta()
+                                                    : t.dense().meta());
+    }
   }
   meta.attrs = &call->attrs;
   ops::RunInferMeta(op, &meta);
@@ -143,6 +173,9 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
       break;
     }
   }
+  SelectedRowsInputs selected_rows;
+  SelectedRowsKernelFn selected_rows_kernel =
+      SelectedRowsKernelFor(op, *call, BackendOf(place), &selected_rows);
   const Kernel& kernel = op.kernels().Select(KernelKey{BackendOf(place), layout, dtype});
   const DeviceContext& device_context = GetDeviceContext(place);
 
@@ -198,7 +231,11 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
       kernel_context.AddOutput(outs[0]);
     }
   }
-  kernel.fn(&kernel_context);
+  if (selected_rows_kernel != nullptr) {
+    selected_rows_kernel(kernel_context, selected_rows);
+  } else {
+    kernel.fn(&kernel_context);
+  }
   // Tensors saved earlier from these buffers now see a newer version than they recorded.
   for (Tensor& target : targets) {
     if (target.defined()) target.impl()->BumpInplaceVersion();

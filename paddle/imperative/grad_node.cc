@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "paddle/imperative/grad_mode.h"
+#include "paddle/kernels/funcs/selected_rows_functor.h"
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/reshape.h"
 #include "paddle/ops/generated/api/scale.h"
@@ -57,11 +58,13 @@ std::vector<Tensor> AccumulationNode::Apply(std::vector<Tensor>* slot_grads, boo
   if (!meta) return {};
   GradModeGuard guard(create_graph);
   const Tensor& incoming = (*slot_grads)[0];
-  if (!meta->grad.defined()) {
+  if (!meta->grad.defined() && incoming.is_selected_rows()) {
+    meta->grad = Tensor(funcs::CopyRows(*incoming.selected_rows()));
+  } else if (!meta->grad.defined()) {
     // A copy: the incoming gradient may share its buffer with other leaves' gradients.
     meta->grad = create_graph ? incoming : ops::scale(incoming, 1.0);
   } else {
-    meta->grad = ops::add(meta->grad, incoming);
+    meta->grad = AddGradients(meta->grad, incoming);
   }
   if (!create_graph) meta->grad.set_autograd_meta(nullptr);
   return {};
@@ -203,6 +206,7 @@ std::vector<Tensor> OpGradNode::Apply(std::vector<Tensor>* slot_grads, bool crea
 }
 
 Tensor ReduceToShape(const Tensor& grad, const DDim& dims) {
+  if (grad.is_selected_rows()) return grad;
   const DDim& from = grad.dims();
   if (from == dims) return grad;
   int lead = from.size() - dims.size();
@@ -214,6 +218,22 @@ Tensor ReduceToShape(const Tensor& grad, const DDim& dims) {
   }
   Tensor reduced = axes.empty() ? grad : ops::sum(grad, axes, DataType::UNDEFINED, false);
   return ops::reshape(reduced, dims.ToVector());
+}
+
+Tensor AddGradients(const Tensor& a, const Tensor& b) {
+  if (!a.is_selected_rows() && !b.is_selected_rows()) return ops::add(a, b);
+  if (a.is_selected_rows() && b.is_selected_rows()) {
+    return Tensor(funcs::MergeRows(*funcs::ConcatRows(*a.selected_rows(), *b.selected_rows())));
+  }
+  const Tensor& rows = a.is_selected_rows() ? a : b;
+  const Tensor& dense = a.is_selected_rows() ? b : a;
+  Tensor sum;
+  {
+    GradModeGuard no_grad(false);  // a sum with SelectedRows is not differentiated further
+    sum = ops::scale(dense, 1.0);  // a copy to add the rows into
+  }
+  funcs::AddRowsTo(*rows.selected_rows(), sum.impl().get());
+  return sum;
 }
 
 }  // namespace paddle::imperative

@@ -101,7 +101,12 @@ class OpGradNode : public GradNode {
   bool released_ = false;
 };
 
-// Sums `grad` over the dimensions that broadcasting added or expanded, giving `dims`.
+// Sums `grad` over the dimensions that broadcasting added or expanded, giving `dims`. A
+// SelectedRows gradient is returned as it is (it never comes from a broadcast).
 Tensor ReduceToShape(const Tensor& grad, const DDim& dims);
+
+// The sum of two gradients of one tensor: two SelectedRows give a SelectedRows with their rows
+// merged (sorted, each once); a SelectedRows and a dense tensor give a dense tensor.
+Tensor AddGradients(const Tensor& a, const Tensor& b);
 
 }  // namespace paddle::imperative

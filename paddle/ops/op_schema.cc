@@ -31,6 +31,8 @@ struct SchemaTables {
       b.save_outputs = std::move(spec.save_outputs);
       b.no_need_buffer = std::move(spec.no_need_buffer);
       b.differentiable = std::move(spec.differentiable);
+      b.selected_rows_attr = std::move(spec.selected_rows_attr);
+      b.selected_rows_attr.resize(forward.inputs.size(), -1);
       b.yaml_line = spec.yaml_line;
       backwards.push_back(std::move(b));
       forward.backward = &backwards.back();

@@ -119,6 +119,9 @@ struct BackwardSchema {
   std::vector<bool> save_outputs;    // per forward output
   std::vector<bool> no_need_buffer;  // per forward input: keep only its meta
   std::vector<bool> differentiable;  // per forward input: the rule produces its gradient
+  // Per forward input: the bool attribute that, when true, makes its gradient a SelectedRows
+  // (embedding's `sparse`), or -1. The static graph declares such a gradient SELECTED_ROWS.
+  std::vector<int> selected_rows_attr;
   int yaml_line = 0;
 };
 

@@ -282,8 +282,21 @@ void AddBackwardSpec(std::vector<BackwardSpec>* specs, const char* name, const c
                      std::initializer_list<bool> save_outputs,
                      std::initializer_list<bool> no_need_buffer,
                      std::initializer_list<bool> differentiable, int yaml_line) {
-  specs->push_back(
-      {name, forward, fn, save_inputs, save_outputs, no_need_buffer, differentiable, yaml_line});
+  specs->push_back({name,
+                    forward,
+                    fn,
+                    save_inputs,
+                    save_outputs,
+                    no_need_buffer,
+                    differentiable,
+                    yaml_line,
+                    {}});
+}
+
+void SetSelectedRowsGrad(std::vector<BackwardSpec>* specs, int input, int attr) {
+  BackwardSpec& spec = specs->back();
+  spec.selected_rows_attr.resize(spec.differentiable.size(), -1);
+  spec.selected_rows_attr[input] = attr;
 }
 
 }  // namespace paddle::ops

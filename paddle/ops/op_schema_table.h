@@ -111,6 +111,7 @@ struct BackwardSpec {
   std::vector<bool> no_need_buffer;
   std::vector<bool> differentiable;
   int yaml_line;
+  std::vector<int> selected_rows_attr;  // empty: no gradient is ever a SelectedRows
 };
 
 void AddBackwardSpec(std::vector<BackwardSpec>* specs, const char* name, const char* forward,
@@ -118,6 +119,9 @@ void AddBackwardSpec(std::vector<BackwardSpec>* specs, const char* name, const c
                      std::initializer_list<bool> save_outputs,
                      std::initializer_list<bool> no_need_buffer,
                      std::initializer_list<bool> differentiable, int yaml_line);
+// Declares, for the backward just added, that the gradient of forward input `input` is a
+// SelectedRows when the forward's bool attribute `attr` is true.
+void SetSelectedRowsGrad(std::vector<BackwardSpec>* specs, int input, int attr);
 
 // The tables over every family (generated, op_families.cc); only op_schema.cc calls them.
 std::vector<OpSchema> BuildOpSchemas();

@@ -9,6 +9,7 @@
 
 #include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/grad_node.h"
+#include "paddle/kernels/funcs/selected_rows_functor.h"
 #include "paddle/memory/memcpy.h"
 #include "paddle/ops/generated/api/full_like.h"
 #include "paddle/pybind/bind.h"
@@ -142,6 +143,14 @@ void CopyDataInto(Tensor& dst, const Tensor& src) {
   d.BumpInplaceVersion();
 }
 
+const SelectedRows& SelectedRowsOf(const Tensor& t, const char* api) {
+  PD_CHECK(t.is_selected_rows(),
+           errors::InvalidArgument(api,
+                                   ": expected a SelectedRows tensor (a sparse gradient), "
+                                   "received a dense one"));
+  return *t.selected_rows();
+}
+
 struct HookHandle {
   std::shared_ptr<imperative::GradNode> node;
   int64_t id;
@@ -199,9 +208,11 @@ void BindTensor(py::module_& m) {
               return;
             }
             Tensor g = grad.cast<Tensor>();
-            PD_CHECK(g.dims() == t.dims(),
+            const DDim g_dims =
+                g.is_selected_rows() ? g.selected_rows()->complete_dims() : g.dims();
+            PD_CHECK(g_dims == t.dims(),
                      errors::InvalidArgument("the grad of a tensor of shape ", t.dims().ToString(),
-                                             " cannot be set to shape ", g.dims().ToString()));
+                                             " cannot be set to shape ", g_dims.ToString()));
             meta.grad = g;
           })
       .def_property_readonly("is_leaf",
@@ -241,11 +252,44 @@ void BindTensor(py::module_& m) {
              return HookHandle{node, id};
            })
       .def("retain_grads", [](Tensor& t) { imperative::RetainGrads(&t); })
-      .def("_clear_grad", [](Tensor& t, bool set_to_zero) {
-        AutogradMeta* meta = GetAutogradMeta(t);
-        if (meta == nullptr || !meta->grad.defined()) return;
-        meta->grad = set_to_zero ? ops::full_like(meta->grad, 0.0) : Tensor();
-      });
+      .def("_clear_grad",
+           [](Tensor& t, bool set_to_zero) {
+             AutogradMeta* meta = GetAutogradMeta(t);
+             if (meta == nullptr || !meta->grad.defined()) return;
+             // A SelectedRows gradient is dropped either way, as in PaddlePaddle: zeroing it would
+             // keep rows that the next backward does not touch.
+             bool zero = set_to_zero && !meta->grad.is_selected_rows();
+             meta->grad = zero ? ops::full_like(meta->grad, 0.0) : Tensor();
+           })
+      .def("is_selected_rows", &Tensor::is_selected_rows)
+      .def("is_dense", [](const Tensor& t) { return t.defined() && !t.is_selected_rows(); })
+      .def("rows", [](const Tensor& t) { return SelectedRowsOf(t, "rows").rows(); });
+
+  // The pieces of a SelectedRows tensor, for the optimizers and gradient clipping.
+  m.def("_selected_rows_height",
+        [](const Tensor& t) { return SelectedRowsOf(t, "_selected_rows_height").height(); });
+  m.def("_selected_rows_value", [](const Tensor& t) {
+    return Tensor(SelectedRowsOf(t, "_selected_rows_value").shared_value());
+  });
+  m.def("_merge_selected_rows", [](const Tensor& t) {
+    return Tensor(funcs::MergeRows(SelectedRowsOf(t, "_merge_selected_rows")));
+  });
+  m.def("_selected_rows_to_dense", [](const Tensor& t) {
+    return Tensor(funcs::RowsToDense(SelectedRowsOf(t, "_selected_rows_to_dense")));
+  });
+  m.def(
+      "_make_selected_rows",
+      [](std::vector<int64_t> rows, const Tensor& value, int64_t height) {
+        PD_CHECK(value.defined() && !value.is_selected_rows() && value.dims().size() >= 1 &&
+                     value.dims()[0] == static_cast<int64_t>(rows.size()),
+                 errors::InvalidArgument("_make_selected_rows: 'value' must be a dense tensor "
+                                         "with one row per entry of 'rows' (",
+                                         rows.size(), ")"));
+        auto selected = std::make_shared<SelectedRows>(std::move(rows), height, value.impl());
+        funcs::CheckRowsInRange(*selected, "_make_selected_rows");
+        return Tensor(std::move(selected));
+      },
+      py::arg("rows"), py::arg("value"), py::arg("height"));
 
   m.def("_tensor_from_numpy", &TensorFromNumpy, py::arg("array"), py::arg("place"),
         py::arg("dtype") = DataType::UNDEFINED);

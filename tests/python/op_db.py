@@ -1684,3 +1684,4 @@ from op_db_roi import ROI_OPS  # noqa: E402
 OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS + POOL_OPS
           + RESAMPLE_OPS + ROI_OPS)
 from op_db_losses import LOSSES_OPS; OP_DB += LOSSES_OPS  # noqa: E402,E702
+from op_db_sparse import SPARSE_OPS; OP_DB += SPARSE_OPS  # noqa: E402,E702

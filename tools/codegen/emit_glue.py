@@ -270,8 +270,13 @@ def _backward_spec(bw):
     save_out = flags(lambda o: o.name in bw.args, op.outputs)
     nnb = flags(lambda a: a.name in bw.no_need_buffer, op.inputs)
     diff = flags(lambda a: a.name + "_grad" in bw.outputs, op.inputs)
-    return (f'  AddBackwardSpec(specs, "{bw.name}", "{op.name}", &Run_{bw.name}, {save_in}, '
+    spec = (f'  AddBackwardSpec(specs, "{bw.name}", "{op.name}", &Run_{bw.name}, {save_in}, '
             f"{save_out}, {nnb}, {diff}, {bw.line});")
+    attr_index = {a.name: i for i, a in enumerate(op.attrs)}
+    input_index = {a.name: i for i, a in enumerate(op.inputs)}
+    for grad, attr in bw.selected_rows.items():
+        spec += f"\n  SetSelectedRowsGrad(specs, {input_index[grad[:-5]]}, {attr_index[attr]});"
+    return spec
 
 
 # ------------------------------------------------------------------------------------- shards

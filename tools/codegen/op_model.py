@@ -54,7 +54,7 @@ MAX_PROMOTED_INPUTS = 4
 
 OP_KEYS = {"op", "args", "output", "infer_meta", "kernel", "data_type", "promote", "dtypes",
            "backward", "inplace", "view", "legacy", "python"}
-BACKWARD_KEYS = {"backward", "forward", "args", "output", "no_need_buffer"}
+BACKWARD_KEYS = {"backward", "forward", "args", "output", "no_need_buffer", "selected_rows"}
 LEGACY_KEYS = {"type", "inputs", "outputs", "attrs", "extra_attrs"}
 PYTHON_KEYS = {"module", "name", "method", "written_in", "doc"}
 FAMILY_KEYS = {"family", "instantiations_per_unit"}
@@ -139,6 +139,8 @@ class Backward:
     args: List[str]
     outputs: List[str]
     no_need_buffer: List[str]
+    # <input>_grad -> the forward bool attribute that makes that gradient a SelectedRows.
+    selected_rows: Dict[str, str]
 
 
 @dataclasses.dataclass
@@ -461,7 +463,15 @@ def _parse_backward(path, family, line, entry, ops):
     for n in no_need_buffer:
         if n not in input_names or n not in args:
             _fail(path, line, f"no_need_buffer '{n}' must be a forward input listed in args")
-    return Backward(name, family, line, forward, args, outputs, no_need_buffer)
+    selected_rows = _plain(entry.get("selected_rows", {}))
+    bool_attrs = [a.name for a in forward.attrs if a.type == "bool"]
+    for grad, attr in selected_rows.items():
+        if grad not in outputs:
+            _fail(path, line, f"selected_rows key '{grad}' must be one of the outputs {outputs}")
+        if attr not in bool_attrs:
+            _fail(path, line, f"selected_rows['{grad}'] must name a bool attribute of "
+                              f"'{forward.name}': {bool_attrs}")
+    return Backward(name, family, line, forward, args, outputs, no_need_buffer, selected_rows)
 
 
 def _parse_family_settings(path, family, line, entry, previous):

@@ -1,4 +1,4 @@
-// CPU optimizer updates (sgd, momentum, adam, adamw): the bodies are in
+// CPU optimizer updates (sgd, momentum, adam, adamw, adagrad): the first four bodies are in
 // impl/optimizer_kernel_impl.h; here each is one parallel loop over the parameter, with the
 // per-step scalars read once on the host. The common case, an in-place update without master
 // weights, has its own loop that reaches each array through one pointer, so the compiler
@@ -112,3 +112,50 @@ void RunAdam(const CPUContext&, const AdamArgs<T, S, MT>& a) {
 }
 
 }  // namespace paddle::funcs
+
+namespace paddle {
+
+// Adagrad, Paddle's update: moment += g^2; param -= lr * g / (sqrt(moment) + epsilon). A master
+// param (multi-precision) is updated in the param's place and written back rounded.
+template <typename T, typename Context>
+void AdagradKernel(const Context& ctx, const DenseTensor& param, const DenseTensor& grad,
+                   const DenseTensor& moment, const DenseTensor& learning_rate,
+                   const DenseTensor* master_param, double epsilon, bool multi_precision,
+                   DenseTensor* param_out, DenseTensor* moment_out, DenseTensor* master_param_out) {
+  using MT = MathType<T>;
+  detail::VisitStateType<T>(moment.dtype(), [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    const T* p = param.data<T>();
+    const T* g = grad.data<T>();
+    const S* m = moment.data<S>();
+    const MT* master = detail::MasterData<MT>(master_param);
+    T* p_out = ctx.template Alloc<T>(param_out);
+    S* m_out = ctx.template Alloc<S>(moment_out);
+    MT* master_out = detail::MasterOut<MT>(ctx, master_param, master_param_out);
+    MT lr = funcs::LoadScalar<MT>(detail::ScalarOf(learning_rate));
+    MT eps = static_cast<MT>(epsilon);
+    bool in_place = p_out == p && m_out == m && master == nullptr;
+    funcs::ParallelFor(param.numel(), [&](int64_t begin, int64_t end) {
+      if (in_place) {  // one pointer per array, so the loop vectorizes
+        for (int64_t i = begin; i < end; ++i) {
+          MT gi = static_cast<MT>(g[i]);
+          MT mi = static_cast<MT>(m_out[i]) + gi * gi;
+          m_out[i] = static_cast<S>(mi);
+          p_out[i] = static_cast<T>(static_cast<MT>(p_out[i]) - lr * gi / (std::sqrt(mi) + eps));
+        }
+        return;
+      }
+      for (int64_t i = begin; i < end; ++i) {
+        MT gi = static_cast<MT>(g[i]);
+        MT mi = static_cast<MT>(m[i]) + gi * gi;
+        MT pi = master ? master[i] : static_cast<MT>(p[i]);
+        pi -= lr * gi / (std::sqrt(mi) + eps);
+        m_out[i] = static_cast<S>(mi);
+        p_out[i] = static_cast<T>(pi);
+        if (master_out) master_out[i] = pi;
+      }
+    });
+  });
+}
+
+}  // namespace paddle

@@ -97,6 +97,18 @@ void MomentumInferMeta(const TensorMeta& param, const TensorMeta& grad, const Te
   *velocity_out = velocity;
 }
 
+void AdagradInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& moment,
+                      const TensorMeta& learning_rate, const TensorMeta* master_param,
+                      TensorMeta* param_out, TensorMeta* moment_out, TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckState(param, moment, "moment");
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *moment_out = moment;
+}
+
 void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& learning_rate,
                    const TensorMeta& moment1, const TensorMeta& moment2,
                    const TensorMeta* moment2_max, const TensorMeta& beta1_pow,

@@ -1,5 +1,5 @@
-// InferMeta of the fused optimizer updates (sgd, momentum, adam, adamw). Every output takes the
-// meta of the input it is written into; an output whose optional input is absent stays
+// InferMeta of the fused optimizer updates (sgd, momentum, adam, adamw, adagrad). Every output
+// takes the meta of the input it is written into; an output whose optional input is absent stays
 // undefined (the dispatcher leaves it out). Mismatched shapes and dtypes raise naming the argument.
 #pragma once
 
@@ -17,6 +17,10 @@ void MomentumInferMeta(const TensorMeta& param, const TensorMeta& grad, const Te
                        const TensorMeta& learning_rate, const TensorMeta* master_param,
                        const std::string& regularization_method, TensorMeta* param_out,
                        TensorMeta* velocity_out, TensorMeta* master_param_out);
+
+void AdagradInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& moment,
+                      const TensorMeta& learning_rate, const TensorMeta* master_param,
+                      TensorMeta* param_out, TensorMeta* moment_out, TensorMeta* master_param_out);
 
 // Shared by adam and adamw.
 void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& learning_rate,

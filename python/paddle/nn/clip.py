@@ -2,9 +2,12 @@
 
 Each is called with the list of (param, grad) pairs of one step and returns new pairs. A
 parameter whose need_clip is False (ParamAttr(need_clip=False)) passes through unchanged and,
-for the global norm, does not count towards it.
+for the global norm, does not count towards it. A sparse gradient (SelectedRows, from
+Embedding(sparse=True)) is clipped through its merged rows, which hold every nonzero element
+of its dense form, and stays sparse.
 """
 from .. import _C_ops
+from ..base import libpaddle
 from ..base.libpaddle import DataType
 
 __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]
@@ -16,6 +19,31 @@ def _needs_clip(param):
 
 def _squared_l2_norm(x):
     return _C_ops.sum(_C_ops.square(x), [], x.dtype, False)
+
+
+def _merged(g):
+    """A SelectedRows gradient with its repeated rows summed (the values then are its dense
+    form's nonzero rows); a dense gradient as it is."""
+    if not g.is_selected_rows():
+        return g
+    if libpaddle._in_static_mode():
+        raise NotImplementedError(f"gradient clipping of the sparse (SelectedRows) gradient "
+                                  f"'{g.name}' is not supported in static graph mode; clip in "
+                                  f"dygraph mode or use a dense embedding (sparse=False)")
+    return libpaddle._merge_selected_rows(g)
+
+
+def _values(g):
+    """The elements of a merged gradient: a SelectedRows gradient's value tensor."""
+    return libpaddle._selected_rows_value(g) if g.is_selected_rows() else g
+
+
+def _map_values(g, fn):
+    """fn applied to the elements of a merged gradient; a SelectedRows stays one."""
+    if not g.is_selected_rows():
+        return fn(g)
+    return libpaddle._make_selected_rows(g.rows(), fn(_values(g)),
+                                         libpaddle._selected_rows_height(g))
 
 
 class ClipGradBase:
@@ -47,7 +75,9 @@ class ClipGradByValue(ClipGradBase):
         for p, g in params_grads:
             if g is None:
                 continue
-            out.append((p, _C_ops.clip(g, self.min, self.max) if _needs_clip(p) else g))
+            if _needs_clip(p):
+                g = _map_values(_merged(g), lambda v: _C_ops.clip(v, self.min, self.max))
+            out.append((p, g))
         return out
 
 
@@ -68,11 +98,12 @@ class ClipGradByNorm(ClipGradBase):
             if not _needs_clip(p):
                 out.append((p, g))
                 continue
-            norm = _C_ops.sqrt(_squared_l2_norm(g))
+            g = _merged(g)
+            norm = _C_ops.sqrt(_squared_l2_norm(_values(g)))
             bound = _C_ops.full_like(norm, self.clip_norm, norm.dtype)
             # g * clip_norm / max(norm, clip_norm): unchanged when the norm is within bounds.
             scale = _C_ops.divide(bound, _C_ops.maximum(norm, bound))
-            out.append((p, _C_ops.multiply(g, scale)))
+            out.append((p, _map_values(g, lambda v: _C_ops.multiply(v, scale))))
         return out
 
 
@@ -92,7 +123,8 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
 
     def _dygraph_clip(self, params_grads):
-        grads = [g for p, g in params_grads if g is not None and _needs_clip(p)]
+        params_grads = [(p, g if g is None else _merged(g)) for p, g in params_grads]
+        grads = [_values(g) for p, g in params_grads if g is not None and _needs_clip(p)]
         if not grads:
             return params_grads
         # Accumulate in float32 at least, so half-precision gradients do not overflow.
@@ -115,5 +147,5 @@ class ClipGradByGlobalNorm(ClipGradBase):
                 out.append((p, g))
                 continue
             factor = scale if scale.dtype == g.dtype else _C_ops.cast(scale, g.dtype)
-            out.append((p, _C_ops.multiply(g, factor)))
+            out.append((p, _map_values(g, lambda v: _C_ops.multiply(v, factor))))
         return out

@@ -17,6 +17,9 @@ __all__ = ["Adam"]
 
 
 class Adam(Optimizer):
+    # adam_ takes a SelectedRows grad: with lazy_mode only its rows are updated, otherwise
+    # every row, the missing ones with a zero gradient (as the dense update).
+    _supports_sparse_grad = True
     _moment1_acc_str = "moment1"
     _moment2_acc_str = "moment2"
     _moment2_acc_max_str = "moment2_max"
@@ -48,6 +51,12 @@ class Adam(Optimizer):
                                   fill_value=self._option(group, "beta1"), shape=[1])
             self._add_accumulator(self._beta2_pow_acc_str, p,
                                   fill_value=self._option(group, "beta2"), shape=[1])
+
+    def _regularized_grad(self, param, grad, group):
+        if grad.is_selected_rows() and self._regularizer(param, group) is not None:
+            raise RuntimeError(f"Adam don't support weight_decay with sparse parameters, please "
+                               f"set it to None (parameter '{param.name}' has a sparse gradient)")
+        return super()._regularized_grad(param, grad, group)
 
     def _append_optimize_op(self, param, grad, lr, group):
         amsgrad = bool(self._option(group, "amsgrad"))

@@ -16,6 +16,8 @@ __all__ = ["AdamW"]
 
 
 class AdamW(Adam):
+    _supports_sparse_grad = False  # adamw_ has no SelectedRows kernel (Paddle's neither)
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
                  parameters=None, weight_decay=0.01, lr_ratio=None, apply_decay_param_fun=None,
                  grad_clip=None, lazy_mode=False, multi_precision=False, amsgrad=False,

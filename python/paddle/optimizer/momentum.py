@@ -18,6 +18,8 @@ __all__ = ["Momentum"]
 
 class Momentum(Optimizer):
     _velocity_acc_str = "velocity"
+    # momentum_ takes a SelectedRows grad; rows it lacks count as zero (velocities decay).
+    _supports_sparse_grad = True
 
     def __init__(self, learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=False,
                  weight_decay=None, grad_clip=None, multi_precision=False, rescale_grad=1.0,

@@ -7,6 +7,11 @@ each parameter with one fused op (_C_ops.sgd_, momentum_, adam_, adamw_). Update
 autograd and write into the parameters and accumulators in place, so the Parameter objects a
 Layer holds stay the same.
 
+Sparse gradients (SelectedRows, from Embedding(sparse=True)) reach the update op as they are
+where the subclass sets _supports_sparse_grad (SGD, Momentum, Adam, Adagrad: their ops have
+SelectedRows kernels); any other optimizer raises NotImplementedError naming itself and the
+parameter. A regularizer added to a sparse gradient makes it dense, as in Paddle.
+
 Optimizer state lives in "accumulators", tensors named "<param.name>_<kind>_<n>" like
 "linear_0.w_0_moment1_0"; state_dict() maps those names to the tensors (plus "LR_Scheduler"
 when the learning rate is a scheduler), which is the layout of Paddle's .pdopt files.
@@ -35,6 +40,9 @@ _HALF_DTYPES = (libpaddle.DataType.FLOAT16, libpaddle.DataType.BFLOAT16)
 
 
 class Optimizer:
+    # Whether the update op takes a SelectedRows gradient.
+    _supports_sparse_grad = False
+
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  name=None):
         if parameters is None:
@@ -193,6 +201,13 @@ class Optimizer:
         return program.global_block().var(name)
 
     def _apply_optimize(self, params_grads, group):
+        for param, grad in params_grads:
+            if grad.is_selected_rows() and not self._supports_sparse_grad:
+                raise NotImplementedError(
+                    f"{type(self).__name__} does not support sparse gradients: parameter "
+                    f"'{param.name}' has a SelectedRows gradient (from Embedding(sparse=True)); "
+                    f"use SGD, Momentum, Adam or Adagrad, or create the embedding with "
+                    f"sparse=False")
         grad_clip = group.get("grad_clip", self._grad_clip)
         if grad_clip is not None:
             params_grads = grad_clip(params_grads)
@@ -211,6 +226,10 @@ class Optimizer:
             self._lr_tensors_for = lr
         for param, grad in params_grads:
             if grad.dtype != param.dtype:
+                if grad.is_selected_rows():
+                    raise TypeError(f"{type(self).__name__}: the sparse gradient of parameter "
+                                    f"'{param.name}' is {grad.dtype.name}, but the parameter is "
+                                    f"{param.dtype.name}")
                 grad = _C_ops.cast(grad, param.dtype)
             self._append_optimize_op(param, grad, lr * self._lr_scale(param, group), group)
 
@@ -245,6 +264,8 @@ class Optimizer:
         regularizer = self._regularizer(param, group)
         if regularizer is None:
             return grad
+        if grad.is_selected_rows():
+            grad = _dense_grad(param, grad)
         return _C_ops.add(grad, regularizer(param, grad))
 
     def _create_accumulators(self, params, group):
@@ -311,6 +332,15 @@ class Optimizer:
                     raise KeyError(f"optimizer Tensor {var.name} not found in the state dict")
                 var._set_value(_as_tensor_like(state.pop(var.name), var))
         self._accumulators_holder = state
+
+
+def _dense_grad(param, grad):
+    """The dense form of the SelectedRows gradient of `param`."""
+    if libpaddle._in_static_mode():
+        raise NotImplementedError(f"weight decay on the sparse (SelectedRows) gradient of "
+                                  f"'{param.name}' is not supported in static graph mode; use "
+                                  f"dygraph mode or a dense embedding (sparse=False)")
+    return libpaddle._selected_rows_to_dense(grad)
 
 
 def _with_grads(params):

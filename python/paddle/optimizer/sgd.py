@@ -6,6 +6,8 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    _supports_sparse_grad = True  # sgd_ updates only the rows a SelectedRows grad holds
+
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):
         if learning_rate is None:

@@ -19,11 +19,13 @@ Tensor = libpaddle.Tensor
 
 # framework.proto VarType.Type numbers of the variable kinds a program declares.
 DENSE_TENSOR = 7
+SELECTED_ROWS = 8
 FEED_MINIBATCH = 9
 FETCH_LIST = 10
 DENSE_TENSOR_ARRAY = 13
-_KIND_NAMES = {DENSE_TENSOR: "DENSE_TENSOR", FEED_MINIBATCH: "FEED_MINIBATCH",
-               FETCH_LIST: "FETCH_LIST", DENSE_TENSOR_ARRAY: "DENSE_TENSOR_ARRAY"}
+_KIND_NAMES = {DENSE_TENSOR: "DENSE_TENSOR", SELECTED_ROWS: "SELECTED_ROWS",
+               FEED_MINIBATCH: "FEED_MINIBATCH", FETCH_LIST: "FETCH_LIST",
+               DENSE_TENSOR_ARRAY: "DENSE_TENSOR_ARRAY"}
 
 # Paddle's op_role attribute values.
 OP_ROLE_FORWARD = 0
@@ -90,6 +92,13 @@ class Variable(Tensor):
     @property
     def type(self):
         return self.desc.type()
+
+    def is_selected_rows(self):
+        """Whether the program declares the variable a SelectedRows (a sparse gradient)."""
+        return self.type == SELECTED_ROWS
+
+    def is_dense(self):
+        return self.type == DENSE_TENSOR
 
     @property
     def lod_level(self):

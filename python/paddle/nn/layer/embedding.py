@@ -1,5 +1,6 @@
 """The Embedding layer."""
 from ...autograd import no_grad
+from ...base import libpaddle
 from ...base.framework import get_default_dtype
 from .. import functional as F
 from .layers import Layer
@@ -36,7 +37,9 @@ class Embedding(Layer):
         self._name = name
         self.weight = self.create_parameter(attr=self._weight_attr, shape=self._size,
                                             dtype=self._dtype, is_bias=False)
-        if padding_idx != -1:
+        # As in Paddle, only in dygraph mode: in a static program the assignment would become an
+        # op of the main program, run (and differentiated through) at every step.
+        if padding_idx != -1 and not libpaddle._in_static_mode():
             with no_grad():
                 self.weight[padding_idx] = 0.0
 
