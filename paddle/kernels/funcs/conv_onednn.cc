@@ -104,7 +104,7 @@ dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g, Con
       dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
       InputDesc(g, false, layout), FilterDesc(g, false), OutputDesc(g, false, layout), w.strides,
       w.dilations, w.pad_l, w.pad_r);
-  return {desc, onednn::CpuEngine()};
+  return {desc, onednn::WithUserScratchpad(), onednn::CpuEngine()};
 }
 
 dnnl::memory::desc BiasDesc(const ConvGeometry& g) {
@@ -162,7 +162,7 @@ dnnl::convolution_forward::primitive_desc FusedForwardDesc(const ConvGeometry& g
                      : dnnl::convolution_forward::desc(
                            dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
                            src, weights, dst, w.strides, w.dilations, w.pad_l, w.pad_r);
-  return {desc, EpilogueAttr(e), onednn::CpuEngine()};
+  return {desc, onednn::WithUserScratchpad(EpilogueAttr(e)), onednn::CpuEngine()};
 }
 
 struct ForwardEntry {
@@ -214,7 +214,7 @@ void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* in
   if (post_ops && post_ops->residual && post_ops->residual != output) {
     onednn::Reorder(User(OutputDesc(g, true), post_ops->residual), dst);
   }
-  entry->primitive.execute(onednn::ThreadStream(), args);
+  onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(), args);
   onednn::CopyBack(dst, user_dst);
   onednn::ThreadStream().wait();
   if (epilogue && !post_ops) ApplyConvEpilogue(g, *epilogue, output);
@@ -268,8 +268,8 @@ void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const floa
     dnnl::convolution_backward_data::desc desc(
         dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
         OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
-    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::CpuEngine(),
-                                                       ForwardDesc(g, layout));
+    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::WithUserScratchpad(),
+                                                       onednn::CpuEngine(), ForwardDesc(g, layout));
     return std::make_shared<BackwardDataEntry>(
         BackwardDataEntry{pd, dnnl::convolution_backward_data(pd)});
   });
@@ -281,8 +281,8 @@ void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const floa
   dnnl::memory user_diff_src = User(InputDesc(g, true), input_grad);
   dnnl::memory diff_src =
       onednn::OutputIn(user_diff_src, entry->desc.diff_src_desc(), &src_scratch);
-  entry->primitive.execute(
-      onednn::ThreadStream(),
+  onednn::Execute(
+      entry->primitive, entry->desc.scratchpad_desc(),
       {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, diff_src}});
   onednn::CopyBack(diff_src, user_diff_src);
   onednn::ThreadStream().wait();
@@ -295,8 +295,8 @@ void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const fl
     dnnl::convolution_backward_weights::desc desc(
         dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
         OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
-    dnnl::convolution_backward_weights::primitive_desc pd(desc, onednn::CpuEngine(),
-                                                          ForwardDesc(g, layout));
+    dnnl::convolution_backward_weights::primitive_desc pd(
+        desc, onednn::WithUserScratchpad(), onednn::CpuEngine(), ForwardDesc(g, layout));
     return std::make_shared<BackwardFilterEntry>(
         BackwardFilterEntry{pd, dnnl::convolution_backward_weights(pd)});
   });
@@ -308,8 +308,8 @@ void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const fl
   dnnl::memory user_diff_weights = User(FilterDesc(g, true), filter_grad);
   dnnl::memory diff_weights =
       onednn::OutputIn(user_diff_weights, entry->desc.diff_weights_desc(), &filter_scratch);
-  entry->primitive.execute(
-      onednn::ThreadStream(),
+  onednn::Execute(
+      entry->primitive, entry->desc.scratchpad_desc(),
       {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_WEIGHTS, diff_weights}});
   onednn::CopyBack(diff_weights, user_diff_weights);
   onednn::ThreadStream().wait();

@@ -81,10 +81,30 @@ void Reorder(const dnnl::memory& from, const dnnl::memory& to) {
     return;
   }
   const std::string key = "reorder:" + DescKey(from.get_desc()) + DescKey(to.get_desc());
-  auto reorder = Cached<dnnl::reorder>(key, [&] {
-    return std::make_shared<dnnl::reorder>(dnnl::reorder::primitive_desc(from, to));
+  struct Entry {
+    dnnl::reorder::primitive_desc desc;
+    dnnl::reorder primitive;
+  };
+  auto entry = Cached<Entry>(key, [&] {
+    dnnl::reorder::primitive_desc pd(from, to, WithUserScratchpad());
+    return std::make_shared<Entry>(Entry{pd, dnnl::reorder(pd)});
   });
-  reorder->execute(ThreadStream(), const_cast<dnnl::memory&>(from), const_cast<dnnl::memory&>(to));
+  Execute(entry->primitive, entry->desc.scratchpad_desc(),
+          {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
+dnnl::primitive_attr WithUserScratchpad(dnnl::primitive_attr attr) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void Execute(const dnnl::primitive& primitive, const dnnl::memory::desc& scratchpad,
+             std::unordered_map<int, dnnl::memory> args) {
+  memory::AllocationPtr buffer;
+  if (scratchpad.get_size() > 0) {
+    args[DNNL_ARG_SCRATCHPAD] = InScratch(scratchpad, &buffer);
+  }
+  primitive.execute(ThreadStream(), args);
 }
 
 const dnnl::engine& CpuEngine() {

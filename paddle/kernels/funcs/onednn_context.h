@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include <dnnl.hpp>
 
@@ -33,6 +34,16 @@ std::shared_ptr<Entry> Cached(const std::string& key, Create&& create) {
 }
 
 inline constexpr size_t kPrimitiveCacheCapacity = 1024;
+
+// Every primitive is made with `attr` plus a user scratchpad, and run by Execute, which gives it
+// one from the allocator. oneDNN's own scratchpad (Debian's build lacks concurrent execution)
+// belongs to the thread that created the primitive, so the threads running one cached primitive
+// at once (a predictor's clones) would share it.
+dnnl::primitive_attr WithUserScratchpad(dnnl::primitive_attr attr = dnnl::primitive_attr());
+
+// Runs `primitive`, whose descriptor asked for `scratchpad`, on the thread's stream.
+void Execute(const dnnl::primitive& primitive, const dnnl::memory::desc& scratchpad,
+             std::unordered_map<int, dnnl::memory> args);
 
 // oneDNN memory in `desc` over the buffer `data` when the layouts agree, else over scratch
 // storage that `reorder` (built on first use) fills from `data`. `scratch` keeps that storage

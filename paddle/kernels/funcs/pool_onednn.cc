@@ -101,7 +101,7 @@ dnnl::pooling_forward::primitive_desc ForwardDesc(const PoolGeometry& g, PoolMod
   Window w(g);
   dnnl::pooling_forward::desc desc(kind, Algorithm(mode), DataDesc(g, g.input),
                                    DataDesc(g, g.output), w.strides, w.kernel, w.pad_l, w.pad_r);
-  return {desc, onednn::CpuEngine()};
+  return {desc, onednn::WithUserScratchpad(), onednn::CpuEngine()};
 }
 
 struct ForwardEntry {
@@ -133,9 +133,9 @@ void PoolForward<float>(const PoolGeometry& geometry, PoolMode mode, const float
   if (!OnOnednn(geometry)) return LoopPoolForward(geometry, mode, x, out);
   const PoolGeometry g = Strided(geometry);
   auto entry = Forward(g, mode, dnnl::prop_kind::forward_inference);
-  entry->primitive.execute(onednn::ThreadStream(),
-                           {{DNNL_ARG_SRC, User(DataDesc(g, g.input), x)},
-                            {DNNL_ARG_DST, User(DataDesc(g, g.output), out)}});
+  onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(),
+                  {{DNNL_ARG_SRC, User(DataDesc(g, g.input), x)},
+                   {DNNL_ARG_DST, User(DataDesc(g, g.output), out)}});
   onednn::ThreadStream().wait();
 }
 
@@ -149,15 +149,16 @@ void PoolBackward<float>(const PoolGeometry& geometry, PoolMode mode, const floa
     Window w(g);
     dnnl::pooling_backward::desc desc(Algorithm(mode), DataDesc(g, g.input), DataDesc(g, g.output),
                                       w.strides, w.kernel, w.pad_l, w.pad_r);
-    dnnl::pooling_backward::primitive_desc pd(desc, onednn::CpuEngine(), forward->desc);
+    dnnl::pooling_backward::primitive_desc pd(desc, onednn::WithUserScratchpad(),
+                                              onednn::CpuEngine(), forward->desc);
     return std::make_shared<BackwardEntry>(BackwardEntry{pd, dnnl::pooling_backward(pd)});
   });
   dnnl::stream& stream = onednn::ThreadStream();
   dnnl::memory diff_dst = User(DataDesc(g, g.output), out_grad);
   dnnl::memory diff_src = User(DataDesc(g, g.input), x_grad);
   if (mode != PoolMode::kMax) {
-    entry->primitive.execute(stream,
-                             {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_SRC, diff_src}});
+    onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(),
+                    {{DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_SRC, diff_src}});
     stream.wait();
     return;
   }
@@ -169,12 +170,14 @@ void PoolBackward<float>(const PoolGeometry& geometry, PoolMode mode, const floa
   dnnl::memory workspace(forward->desc.workspace_desc(), onednn::CpuEngine(),
                          workspace_buffer->ptr());
   dnnl::memory dst(forward->desc.dst_desc(), onednn::CpuEngine(), dst_buffer->ptr());
-  forward->primitive.execute(stream, {{DNNL_ARG_SRC, User(DataDesc(g, g.input), x)},
-                                      {DNNL_ARG_DST, dst},
-                                      {DNNL_ARG_WORKSPACE, workspace}});
-  entry->primitive.execute(stream, {{DNNL_ARG_DIFF_DST, diff_dst},
-                                    {DNNL_ARG_WORKSPACE, workspace},
-                                    {DNNL_ARG_DIFF_SRC, diff_src}});
+  onednn::Execute(forward->primitive, forward->desc.scratchpad_desc(),
+                  {{DNNL_ARG_SRC, User(DataDesc(g, g.input), x)},
+                   {DNNL_ARG_DST, dst},
+                   {DNNL_ARG_WORKSPACE, workspace}});
+  onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(),
+                  {{DNNL_ARG_DIFF_DST, diff_dst},
+                   {DNNL_ARG_WORKSPACE, workspace},
+                   {DNNL_ARG_DIFF_SRC, diff_src}});
   stream.wait();
 }
 
