@@ -191,3 +191,7 @@ def l1_loss(input, label, reduction="mean", name=None):
     _check_float_pair(input, label, "l1_loss")
     _check_reduction(reduction, "L1Loss")
     return _reduce(_C_ops.abs(_C_ops.subtract(input, label)), reduction)
+
+
+# Paddle's paddle.nn.functional.loss also holds these.
+from .ctc import ctc_loss, edit_distance  # noqa: E402,F401
