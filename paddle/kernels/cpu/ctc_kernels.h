@@ -33,10 +33,10 @@ inline std::vector<int64_t> Lengths(const DenseTensor* lengths, int64_t count, i
   if (lengths == nullptr) return std::vector<int64_t>(static_cast<size_t>(count), limit);
   std::vector<int64_t> values = Int64Values(*lengths);
   for (size_t i = 0; i < values.size(); ++i) {
-    PD_CHECK(values[i] >= 0 && values[i] <= limit,
-             errors::InvalidArgument(op, ": argument '", name, "' must hold lengths in [0, ",
-                                     limit, "] (", limit_what, "), received ", values[i],
-                                     " for sequence ", i));
+    PD_CHECK(
+        values[i] >= 0 && values[i] <= limit,
+        errors::InvalidArgument(op, ": argument '", name, "' must hold lengths in [0, ", limit,
+                                "] (", limit_what, "), received ", values[i], " for sequence ", i));
   }
   return values;
 }
@@ -48,8 +48,7 @@ inline std::vector<int64_t> Lengths(const DenseTensor* lengths, int64_t count, i
 template <typename T, typename Context>
 void WarpctcKernel(const Context& ctx, const DenseTensor& logits, const DenseTensor& label,
                    const DenseTensor* logits_length, const DenseTensor* labels_length,
-                   int32_t blank, bool norm_by_times, DenseTensor* loss,
-                   DenseTensor* warpctcgrad) {
+                   int32_t blank, bool norm_by_times, DenseTensor* loss, DenseTensor* warpctcgrad) {
   (void)norm_by_times;  // it scales the gradient, which warpctc_grad applies
   const int64_t frames = logits.dims()[0];
   const int64_t batch = logits.dims()[1];
@@ -65,8 +64,8 @@ void WarpctcKernel(const Context& ctx, const DenseTensor& logits, const DenseTen
       const int64_t value = labels[b * max_label + j];
       PD_CHECK(value >= 0 && value < classes && value != blank,
                errors::InvalidArgument("warpctc: argument 'label' must hold classes in [0, ",
-                                       classes, ") other than blank ", blank, ", received ",
-                                       value, " at label ", j, " of sequence ", b));
+                                       classes, ") other than blank ", blank, ", received ", value,
+                                       " at label ", j, " of sequence ", b));
     }
   }
   T* loss_data = ctx.template Alloc<T>(loss);
@@ -92,9 +91,9 @@ void WarpctcKernel(const Context& ctx, const DenseTensor& logits, const DenseTen
 // norm_by_times). Only the shape of logits matters, which InferMeta checked.
 template <typename T, typename Context>
 void WarpctcGradKernel(const Context& ctx, const DenseTensor& logits,
-                       const DenseTensor* logits_length,
-                       const DenseTensor& warpctcgrad, const DenseTensor& loss_grad,
-                       int32_t blank, bool norm_by_times, DenseTensor* logits_grad) {
+                       const DenseTensor* logits_length, const DenseTensor& warpctcgrad,
+                       const DenseTensor& loss_grad, int32_t blank, bool norm_by_times,
+                       DenseTensor* logits_grad) {
   (void)logits;
   (void)blank;  // the forward's gradient already accounts for it
   const int64_t frames = warpctcgrad.dims()[0];
@@ -121,14 +120,14 @@ void WarpctcGradKernel(const Context& ctx, const DenseTensor& logits,
 // tokens, or [[-1]] when none is left, as in Paddle, and output_length [[M]].
 template <typename T, typename Context>
 void CtcAlignKernel(const Context& ctx, const DenseTensor& input, const DenseTensor* input_length,
-                    int32_t blank, bool merge_repeated, int32_t padding_value,
-                    DenseTensor* output, DenseTensor* output_length) {
+                    int32_t blank, bool merge_repeated, int32_t padding_value, DenseTensor* output,
+                    DenseTensor* output_length) {
   const T* in = input.data<T>();
   if (input_length == nullptr) {
     const int64_t total = input.dims()[0];
     std::vector<T> decoded(static_cast<size_t>(total));
-    const int64_t count = funcs::CtcAlignSequence<T>(in, total, blank, merge_repeated,
-                                                     decoded.data());
+    const int64_t count =
+        funcs::CtcAlignSequence<T>(in, total, blank, merge_repeated, decoded.data());
     output->Resize(DDim({std::max<int64_t>(count, 1), 1}));
     T* out = ctx.template Alloc<T>(output);
     if (count == 0) {
@@ -142,8 +141,8 @@ void CtcAlignKernel(const Context& ctx, const DenseTensor& input, const DenseTen
   }
   const int64_t batch = input.dims()[0];
   const int64_t width = input.dims()[1];
-  const std::vector<int64_t> lengths = ctc_detail::Lengths(
-      input_length, batch, width, "ctc_align", "input_length", "the width of 'input'");
+  const std::vector<int64_t> lengths = ctc_detail::Lengths(input_length, batch, width, "ctc_align",
+                                                           "input_length", "the width of 'input'");
   T* out = ctx.template Alloc<T>(output);
   T* out_length = ctx.template Alloc<T>(output_length);
   for (int64_t b = 0; b < batch; ++b) {
@@ -179,9 +178,8 @@ void EditDistanceKernel(const Context& ctx, const DenseTensor& hyps, const Dense
   *ctx.template Alloc<int64_t>(sequencenum) = batch;
   float* distances = ctx.template Alloc<float>(out);
   for (int64_t b = 0; b < batch; ++b) {
-    const int64_t distance =
-        funcs::EditDistance<T>(hyps.data<T>() + b * hyp_width, hyp_lengths[b],
-                               refs.data<T>() + b * ref_width, ref_lengths[b]);
+    const int64_t distance = funcs::EditDistance<T>(hyps.data<T>() + b * hyp_width, hyp_lengths[b],
+                                                    refs.data<T>() + b * ref_width, ref_lengths[b]);
     distances[b] = normalized ? static_cast<float>(distance) / static_cast<float>(ref_lengths[b])
                               : static_cast<float>(distance);
   }

@@ -148,8 +148,8 @@ int64_t EditDistance(const T* hyp, int64_t m, const T* ref, int64_t n) {
 
 template void CtcLossAndGradient<float>(const float*, int64_t, int64_t, int64_t, const int64_t*,
                                         int64_t, int64_t, float*, float*);
-template void CtcLossAndGradient<double>(const double*, int64_t, int64_t, int64_t,
-                                         const int64_t*, int64_t, int64_t, double*, double*);
+template void CtcLossAndGradient<double>(const double*, int64_t, int64_t, int64_t, const int64_t*,
+                                         int64_t, int64_t, double*, double*);
 template int64_t CtcAlignSequence<int32_t>(const int32_t*, int64_t, int64_t, bool, int32_t*);
 template int64_t CtcAlignSequence<int64_t>(const int64_t*, int64_t, int64_t, bool, int64_t*);
 template int64_t EditDistance<int32_t>(const int32_t*, int64_t, const int32_t*, int64_t);

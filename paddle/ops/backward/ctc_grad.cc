@@ -6,10 +6,11 @@
 
 namespace paddle::ops::grad {
 
-void warpctc_grad(const Tensor& logits, const Tensor& logits_length, const Tensor& warpctcgrad, const Tensor& loss_grad,
-                  int32_t blank, bool norm_by_times, Tensor* logits_grad) {
+void warpctc_grad(const Tensor& logits, const Tensor& logits_length, const Tensor& warpctcgrad,
+                  const Tensor& loss_grad, int32_t blank, bool norm_by_times, Tensor* logits_grad) {
   if (!logits_grad) return;
-  *logits_grad = ops::warpctc_grad(logits, logits_length, warpctcgrad, loss_grad, blank, norm_by_times);
+  *logits_grad =
+      ops::warpctc_grad(logits, logits_length, warpctcgrad, loss_grad, blank, norm_by_times);
 }
 
 }  // namespace paddle::ops::grad

@@ -24,10 +24,10 @@ void CheckLengths(const TensorMeta* t, int64_t batch, const char* op, const char
   if (t == nullptr) return;
   CheckIntegerTokens(*t, op, name);
   const bool shaped = t->dims.size() == 1 || (t->dims.size() == 2 && DimsAgree(t->dims[1], 1));
-  PD_CHECK(shaped && DimsAgree(t->dims[0], batch),
-           errors::InvalidArgument(op, ": argument '", name, "' must hold one length per sequence (",
-                                   batch, "), as [B] or [B, 1], received shape ",
-                                   t->dims.ToString()));
+  PD_CHECK(
+      shaped && DimsAgree(t->dims[0], batch),
+      errors::InvalidArgument(op, ": argument '", name, "' must hold one length per sequence (",
+                              batch, "), as [B] or [B, 1], received shape ", t->dims.ToString()));
 }
 
 TensorMeta MetaOf(const DDim& dims, DataType dtype) {
@@ -52,11 +52,12 @@ void WarpctcInferMeta(const TensorMeta& logits, const TensorMeta& label,
   CheckRank(label, 2, op, "label");
   CheckIntegerTokens(label, op, "label");
   const int64_t batch = logits.dims[1];
-  PD_CHECK(DimsAgree(label.dims[0], batch),
-           errors::InvalidArgument(op, ": argument 'label' must have one row per sequence of "
-                                       "'logits' [T, B, C] ",
-                                   logits.dims.ToString(), ", received shape ",
-                                   label.dims.ToString()));
+  PD_CHECK(
+      DimsAgree(label.dims[0], batch),
+      errors::InvalidArgument(op,
+                              ": argument 'label' must have one row per sequence of "
+                              "'logits' [T, B, C] ",
+                              logits.dims.ToString(), ", received shape ", label.dims.ToString()));
   CheckLengths(logits_length, batch, op, "logits_length");
   CheckLengths(labels_length, batch, op, "labels_length");
   const int64_t classes = logits.dims[2];
@@ -67,9 +68,9 @@ void WarpctcInferMeta(const TensorMeta& logits, const TensorMeta& label,
   *warpctcgrad = MetaOf(logits.dims, logits.dtype);
 }
 
-void WarpctcGradInferMeta(const TensorMeta& logits, const TensorMeta* logits_length, const TensorMeta& warpctcgrad,
-                          const TensorMeta& loss_grad, int32_t blank, bool norm_by_times,
-                          TensorMeta* logits_grad) {
+void WarpctcGradInferMeta(const TensorMeta& logits, const TensorMeta* logits_length,
+                          const TensorMeta& warpctcgrad, const TensorMeta& loss_grad, int32_t blank,
+                          bool norm_by_times, TensorMeta* logits_grad) {
   (void)blank;
   (void)norm_by_times;
   const char* op = "warpctc_grad";
@@ -80,11 +81,11 @@ void WarpctcGradInferMeta(const TensorMeta& logits, const TensorMeta* logits_len
                                    warpctcgrad.dims.ToString()));
   const int64_t batch = warpctcgrad.dims[1];
   CheckLengths(logits_length, batch, op, "logits_length");
-  PD_CHECK(ShapesAgree(loss_grad.dims, DDim({batch, 1})) && loss_grad.dtype == warpctcgrad.dtype,
-           errors::InvalidArgument(op, ": argument 'loss_grad' must be [", batch, ", 1] of ",
-                                   DataTypeName(warpctcgrad.dtype), ", received shape ",
-                                   loss_grad.dims.ToString(), " of ",
-                                   DataTypeName(loss_grad.dtype)));
+  PD_CHECK(
+      ShapesAgree(loss_grad.dims, DDim({batch, 1})) && loss_grad.dtype == warpctcgrad.dtype,
+      errors::InvalidArgument(op, ": argument 'loss_grad' must be [", batch, ", 1] of ",
+                              DataTypeName(warpctcgrad.dtype), ", received shape ",
+                              loss_grad.dims.ToString(), " of ", DataTypeName(loss_grad.dtype)));
   *logits_grad = MetaOf(warpctcgrad.dims, warpctcgrad.dtype);
 }
 
@@ -120,16 +121,18 @@ void EditDistanceInferMeta(const TensorMeta& hyps, const TensorMeta& refs,
   CheckRank(hyps, 2, op, "hyps");
   CheckRank(refs, 2, op, "refs");
   CheckIntegerTokens(hyps, op, "hyps");
-  PD_CHECK(refs.dtype == hyps.dtype,
-           errors::InvalidArgument(op, ": argument 'refs' must have the dtype of 'hyps' (",
-                                   DataTypeName(hyps.dtype), "), received ",
-                                   DataTypeName(refs.dtype)));
-  PD_CHECK(DimsAgree(hyps.dims[0], refs.dims[0]),
-           errors::InvalidArgument(op, ": arguments 'hyps' ", hyps.dims.ToString(), " and 'refs' ",
-                                   refs.dims.ToString(), " must hold the same number of sequences"));
+  PD_CHECK(
+      refs.dtype == hyps.dtype,
+      errors::InvalidArgument(op, ": argument 'refs' must have the dtype of 'hyps' (",
+                              DataTypeName(hyps.dtype), "), received ", DataTypeName(refs.dtype)));
+  PD_CHECK(
+      DimsAgree(hyps.dims[0], refs.dims[0]),
+      errors::InvalidArgument(op, ": arguments 'hyps' ", hyps.dims.ToString(), " and 'refs' ",
+                              refs.dims.ToString(), " must hold the same number of sequences"));
   PD_CHECK((hypslength == nullptr) == (refslength == nullptr),
-           errors::InvalidArgument(op, ": arguments 'hypslength' and 'refslength' must be given "
-                                       "together, received only ",
+           errors::InvalidArgument(op,
+                                   ": arguments 'hypslength' and 'refslength' must be given "
+                                   "together, received only ",
                                    hypslength != nullptr ? "'hypslength'" : "'refslength'"));
   const int64_t batch = IsUnknown(hyps.dims[0]) ? refs.dims[0] : hyps.dims[0];
   CheckLengths(hypslength, batch, op, "hypslength");
@@ -142,11 +145,11 @@ void GatherTreeInferMeta(const TensorMeta& ids, const TensorMeta& parents, Tenso
   const char* op = "gather_tree";
   CheckRank(ids, 3, op, "ids");
   CheckIntegerTokens(ids, op, "ids");
-  PD_CHECK(ShapesAgree(parents.dims, ids.dims) && parents.dtype == ids.dtype,
-           errors::InvalidArgument(op, ": argument 'parents' must match 'ids' (",
-                                   ids.dims.ToString(), " of ", DataTypeName(ids.dtype),
-                                   "), received ", parents.dims.ToString(), " of ",
-                                   DataTypeName(parents.dtype)));
+  PD_CHECK(
+      ShapesAgree(parents.dims, ids.dims) && parents.dtype == ids.dtype,
+      errors::InvalidArgument(op, ": argument 'parents' must match 'ids' (", ids.dims.ToString(),
+                              " of ", DataTypeName(ids.dtype), "), received ",
+                              parents.dims.ToString(), " of ", DataTypeName(parents.dtype)));
   *out = MetaOf(MergeShapes(ids.dims, parents.dims), ids.dtype);
 }
 

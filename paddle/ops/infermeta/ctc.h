@@ -11,13 +11,12 @@ namespace paddle {
 // blank in [0, C).
 void WarpctcInferMeta(const TensorMeta& logits, const TensorMeta& label,
                       const TensorMeta* logits_length, const TensorMeta* labels_length,
-                      int32_t blank, bool norm_by_times, TensorMeta* loss,
-                      TensorMeta* warpctcgrad);
+                      int32_t blank, bool norm_by_times, TensorMeta* loss, TensorMeta* warpctcgrad);
 
 // logits and warpctcgrad [T, B, C], loss_grad [B, 1] -> logits_grad [T, B, C].
-void WarpctcGradInferMeta(const TensorMeta& logits, const TensorMeta* logits_length, const TensorMeta& warpctcgrad,
-                          const TensorMeta& loss_grad, int32_t blank, bool norm_by_times,
-                          TensorMeta* logits_grad);
+void WarpctcGradInferMeta(const TensorMeta& logits, const TensorMeta* logits_length,
+                          const TensorMeta& warpctcgrad, const TensorMeta& loss_grad, int32_t blank,
+                          bool norm_by_times, TensorMeta* logits_grad);
 
 // input [B, T] with input_length -> output [B, T], output_length like input_length; input
 // [N, 1] without -> output [-1, 1] (sized by the data), output_length [1, 1].
