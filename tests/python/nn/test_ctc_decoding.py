@@ -5,7 +5,7 @@ from PaddlePaddle 3.3.1 and its documented example, their reductions and Paddle'
 writes them; F.loss.edit_distance's results in each mode; F.gather_tree; nn.BeamSearchDecoder
 and nn.dynamic_decode over a small cell composed of Linear and tanh, against a NumPy beam
 search; and, when PADDLE_REFERENCE_PYTHON names an interpreter with PaddlePaddle, the same
-scripts run in both."""
+scripts run in both, and inference models holding the ops written by either run in the other."""
 import inspect
 import json
 import os
@@ -503,3 +503,86 @@ def test_ctc_edit_distance_gather_tree_and_beam_search_match_paddlepaddle():
     for name, expected in theirs.items():
         tolerance = 1e-5 if name == "beam_log_probs" else 1e-7  # float32 decoding
         np.testing.assert_allclose(ours[name], expected, rtol=tolerance, atol=1e-9, err_msg=name)
+
+
+# A program with warpctc, ctc_align (appended as a legacy op: Paddle 3.3.1 has no Python API for
+# it), edit_distance and gather_tree, saved as an inference model by the framework running it.
+MODEL_SCRIPT = r"""
+import sys, numpy as np, paddle
+import paddle.nn.functional as F
+paddle.enable_static()
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    logits = paddle.static.data("logits", [6, 2, 5], "float32")
+    labels = paddle.static.data("labels", [2, 3], "int32")
+    lengths = paddle.static.data("lengths", [2], "int64")
+    label_lengths = paddle.static.data("label_lengths", [2], "int64")
+    loss = F.ctc_loss(logits, labels, lengths, label_lengths, reduction="none")
+    best = paddle.static.data("best", [2, 6], "int32")
+    best_lengths = paddle.static.data("best_lengths", [2, 1], "int32")
+    block = main.global_block()
+    decoded = block.create_var(name="decoded", dtype="int32", shape=[2, 6])
+    decoded_lengths = block.create_var(name="decoded_lengths", dtype="int32", shape=[2, 1])
+    block.append_op(type="ctc_align", inputs={"Input": [best], "InputLength": [best_lengths]},
+                    outputs={"Output": [decoded], "OutputLength": [decoded_lengths]},
+                    attrs={"blank": 0, "merge_repeated": True, "padding_value": -1})
+    hyps = paddle.static.data("hyps", [2, 4], "int64")
+    refs = paddle.static.data("refs", [2, 5], "int64")
+    distance, _ = F.loss.edit_distance(hyps, refs, normalized=True, input_length=lengths,
+                                       label_length=label_lengths)
+    ids = paddle.static.data("ids", [3, 2, 2], "int64")
+    parents = paddle.static.data("parents", [3, 2, 2], "int64")
+    traced = F.gather_tree(ids, parents)
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+feed = dict(np.load(sys.argv[2]))
+feeds = [logits, labels, lengths, label_lengths, best, best_lengths, hyps, refs, ids, parents]
+fetches = [loss, decoded, decoded_lengths, distance, traced]
+paddle.static.save_inference_model(sys.argv[1], feeds, fetches, exe, program=main)
+results = exe.run(main, feed=feed, fetch_list=fetches)
+np.savez(sys.argv[1] + ".out.npz", *results)
+"""
+
+LOAD_SCRIPT = r"""
+import sys, numpy as np, paddle
+paddle.enable_static()
+exe = paddle.static.Executor(paddle.CPUPlace())
+program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
+feed = dict(np.load(sys.argv[2]))
+np.savez(sys.argv[3], *exe.run(program, feed={k: feed[k] for k in feeds}, fetch_list=fetches))
+"""
+
+
+def _model_feed(path):
+    rng = np.random.default_rng(0)
+    np.savez(path, logits=rng.standard_normal((6, 2, 5)).astype("float32"),
+             labels=np.asarray([[1, 2, 2], [4, 3, 0]], "int32"), lengths=np.asarray([4, 3]),
+             label_lengths=np.asarray([3, 2]),
+             best=np.asarray([[0, 1, 1, 0, 2, 2], [3, 3, 0, 3, 0, 0]], "int32"),
+             best_lengths=np.asarray([[6], [4]], "int32"),
+             hyps=np.asarray([[1, 2, 3, 4], [2, 2, 3, 1]]),
+             refs=np.asarray([[1, 3, 4, 1, 0], [2, 3, 1, 1, 1]]),
+             ids=rng.integers(0, 9, (3, 2, 2)), parents=rng.integers(0, 2, (3, 2, 2)))
+
+
+@pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
+@pytest.mark.parametrize("writer, reader", [("paddlepaddle", "here"), ("here", "paddlepaddle")])
+def test_models_with_the_ctc_ops_run_in_either_framework(tmp_path, writer, reader):
+    feed = str(tmp_path / "feed.npz")
+    _model_feed(feed)
+    # FLAGS_enable_pir_api=0: PaddlePaddle writes and reads the old-IR program (.pdmodel).
+    reference_env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
+    reference_env.pop("PYTHONPATH", None)
+    python = {"here": (sys.executable, dict(os.environ)), "paddlepaddle": (REFERENCE, reference_env)}
+    prefix = str(tmp_path / "model")
+    for script, args, who in ((MODEL_SCRIPT, [prefix, feed], writer),
+                              (LOAD_SCRIPT, [prefix, feed, prefix + ".loaded.npz"], reader)):
+        interpreter, env = python[who]
+        result = subprocess.run([interpreter, "-c", script, *args], env=env, cwd="/",
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr[-4000:]
+    written, loaded = np.load(prefix + ".out.npz"), np.load(prefix + ".loaded.npz")
+    assert len(written.files) == len(loaded.files) == 5
+    for name in written.files:
+        assert loaded[name].dtype == written[name].dtype, name
+        np.testing.assert_allclose(loaded[name], written[name], rtol=1e-5, err_msg=name)
