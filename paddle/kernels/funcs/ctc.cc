@@ -11,11 +11,12 @@ namespace {
 
 constexpr double kLogZero = -std::numeric_limits<double>::infinity();
 
-// log(exp(a) + exp(b)) without overflow.
-double LogAdd(double a, double b) {
-  if (a == kLogZero) return b;
-  if (b == kLogZero) return a;
-  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
+// log(exp(a) + exp(b) + exp(c)) without overflow, with one log: the recursions combine up to
+// three states per step, and the transcendental calls are most of their cost.
+double LogSum3(double a, double b, double c) {
+  const double top = std::max({a, b, c});
+  if (top == kLogZero) return kLogZero;
+  return top + std::log(std::exp(a - top) + std::exp(b - top) + std::exp(c - top));
 }
 
 }  // namespace
@@ -27,15 +28,24 @@ void CtcLossAndGradient(const T* logits, int64_t frames, int64_t frame_stride, i
   // Everything runs in double: the forward-backward sums over many alignments, and float
   // rounding of the log-probabilities would show in the gradient (a difference of two
   // probabilities close to each other).
-  std::vector<double> log_probs(static_cast<size_t>(frames * classes));
+  // The softmax of each frame, and its log.
+  std::vector<double> probs(static_cast<size_t>(frames * classes));
+  std::vector<double> log_probs(probs.size());
   for (int64_t t = 0; t < frames; ++t) {
     const T* row = logits + t * frame_stride;
+    double* p = probs.data() + t * classes;
     double* lp = log_probs.data() + t * classes;
     double top = static_cast<double>(*std::max_element(row, row + classes));
     double sum = 0.0;
-    for (int64_t c = 0; c < classes; ++c) sum += std::exp(static_cast<double>(row[c]) - top);
+    for (int64_t c = 0; c < classes; ++c) {
+      p[c] = std::exp(static_cast<double>(row[c]) - top);
+      sum += p[c];
+    }
     const double log_sum = top + std::log(sum);
-    for (int64_t c = 0; c < classes; ++c) lp[c] = static_cast<double>(row[c]) - log_sum;
+    for (int64_t c = 0; c < classes; ++c) {
+      p[c] /= sum;
+      lp[c] = static_cast<double>(row[c]) - log_sum;
+    }
   }
 
   // The states of the extended label: blank, label[0], blank, label[1], ..., blank.
@@ -45,25 +55,28 @@ void CtcLossAndGradient(const T* logits, int64_t frames, int64_t frame_stride, i
   // repeats the label before it (two equal labels need a blank between them).
   auto can_skip = [&](int64_t s) { return s >= 2 && s % 2 == 1 && token(s) != token(s - 2); };
 
+  // Only states that frame t can reach from the start (s < 2 (t + 1)) and that can still reach
+  // the end in the frames left (s >= S - 2 (T - t)) take part; the others stay log 0, which
+  // changes no alignment that completes.
+  auto first_state = [&](int64_t t) { return std::max<int64_t>(0, states - 2 * (frames - t)); };
+  auto end_state = [&](int64_t t) { return std::min<int64_t>(states, 2 * (t + 1)); };
+
   std::vector<double> alpha(static_cast<size_t>(frames * states), kLogZero);
   double log_likelihood = label_length == 0 ? 0.0 : kLogZero;  // of zero frames
   if (frames > 0) {
-    alpha[0] = log_probs[blank];
-    if (states > 1) alpha[1] = log_probs[token(1)];
+    for (int64_t s = first_state(0); s < end_state(0); ++s) alpha[s] = log_probs[token(s)];
     for (int64_t t = 1; t < frames; ++t) {
       const double* prev = alpha.data() + (t - 1) * states;
       double* cur = alpha.data() + t * states;
       const double* lp = log_probs.data() + t * classes;
-      for (int64_t s = 0; s < states; ++s) {
-        double a = prev[s];
-        if (s >= 1) a = LogAdd(a, prev[s - 1]);
-        if (can_skip(s)) a = LogAdd(a, prev[s - 2]);
+      for (int64_t s = first_state(t); s < end_state(t); ++s) {
+        const double a =
+            LogSum3(prev[s], s >= 1 ? prev[s - 1] : kLogZero, can_skip(s) ? prev[s - 2] : kLogZero);
         cur[s] = a == kLogZero ? kLogZero : a + lp[token(s)];
       }
     }
     const double* last = alpha.data() + (frames - 1) * states;
-    log_likelihood = last[states - 1];
-    if (states > 1) log_likelihood = LogAdd(log_likelihood, last[states - 2]);
+    log_likelihood = LogSum3(last[states - 1], states > 1 ? last[states - 2] : kLogZero, kLogZero);
   }
   if (log_likelihood == kLogZero) {
     *loss = T(0);
@@ -84,31 +97,30 @@ void CtcLossAndGradient(const T* logits, int64_t frames, int64_t frame_stride, i
     const double* next = beta.data() + (t + 1) * states;
     double* cur = beta.data() + t * states;
     const double* lp = log_probs.data() + t * classes;
-    for (int64_t s = 0; s < states; ++s) {
-      double b = next[s];
-      if (s + 1 < states) b = LogAdd(b, next[s + 1]);
-      if (s + 2 < states && can_skip(s + 2)) b = LogAdd(b, next[s + 2]);
+    for (int64_t s = first_state(t); s < end_state(t); ++s) {
+      const double b = LogSum3(next[s], s + 1 < states ? next[s + 1] : kLogZero,
+                               s + 2 < states && can_skip(s + 2) ? next[s + 2] : kLogZero);
       cur[s] = b == kLogZero ? kLogZero : b + lp[token(s)];
     }
   }
 
   // d loss / d logit[t][c] = softmax[t][c] - (posterior probability that frame t emits c); the
   // posterior of state s is alpha * beta / p(label), both of which count frame t's emission.
+  // Posteriors are at most 1, so they are summed as probabilities.
   std::vector<double> occupancy(static_cast<size_t>(classes));
   for (int64_t t = 0; t < frames; ++t) {
-    std::fill(occupancy.begin(), occupancy.end(), kLogZero);
+    std::fill(occupancy.begin(), occupancy.end(), 0.0);
     const double* lp = log_probs.data() + t * classes;
     const double* a = alpha.data() + t * states;
     const double* b = beta.data() + t * states;
-    for (int64_t s = 0; s < states; ++s) {
+    for (int64_t s = first_state(t); s < end_state(t); ++s) {
       if (a[s] == kLogZero || b[s] == kLogZero) continue;
       const int64_t c = token(s);
-      occupancy[c] = LogAdd(occupancy[c], a[s] + b[s] - lp[c]);
+      occupancy[c] += std::exp(a[s] + b[s] - lp[c] - log_likelihood);
     }
     T* g = grad + t * frame_stride;
-    for (int64_t c = 0; c < classes; ++c) {
-      g[c] = static_cast<T>(std::exp(lp[c]) - std::exp(occupancy[c] - log_likelihood));
-    }
+    const double* p = probs.data() + t * classes;
+    for (int64_t c = 0; c < classes; ++c) g[c] = static_cast<T>(p[c] - occupancy[c]);
   }
 }
 
