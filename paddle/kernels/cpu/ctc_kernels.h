@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <vector>
 
 #include "paddle/common/errors.h"
@@ -71,20 +73,29 @@ void WarpctcKernel(const Context& ctx, const DenseTensor& logits, const DenseTen
   T* loss_data = ctx.template Alloc<T>(loss);
   T* grad = ctx.template Alloc<T>(warpctcgrad);
   const int64_t frame_stride = batch * classes;
+  // An exception must not leave a thread of the pool (that would end the process): the first
+  // one (a sequence whose workspace cannot be allocated) is kept and rethrown after the loop.
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
   funcs::ParallelFor(
       batch,
       [&](int64_t begin, int64_t end) {
-        for (int64_t b = begin; b < end; ++b) {
-          const int64_t length = input_lengths[b];
-          funcs::CtcLossAndGradient<T>(logits.data<T>() + b * classes, length, frame_stride,
-                                       classes, labels.data() + b * max_label, label_lengths[b],
-                                       blank, loss_data + b, grad + b * classes);
-          for (int64_t t = length; t < frames; ++t) {
-            std::fill_n(grad + t * frame_stride + b * classes, classes, T(0));
+        try {
+          for (int64_t b = begin; b < end; ++b) {
+            const int64_t length = input_lengths[b];
+            funcs::CtcLossAndGradient<T>(logits.data<T>() + b * classes, length, frame_stride,
+                                         classes, labels.data() + b * max_label, label_lengths[b],
+                                         blank, loss_data + b, grad + b * classes);
+            for (int64_t t = length; t < frames; ++t) {
+              std::fill_n(grad + t * frame_stride + b * classes, classes, T(0));
+            }
           }
+        } catch (...) {
+          if (!failed.exchange(true)) failure = std::current_exception();
         }
       },
       /*threshold=*/2);
+  if (failure) std::rethrow_exception(failure);
 }
 
 // logits_grad [T, B, C] = warpctcgrad * loss_grad[b] (divided by sequence b's length with

@@ -153,6 +153,28 @@ def test_bad_ctc_input_is_a_value_error_naming_the_value():
         F.ctc_loss(logits, labels, input_lengths, label_lengths, reduction="batchmean")
 
 
+HUGE_CTC = r"""
+import resource, numpy as np, paddle
+from paddle import _C_ops
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+# Two sequences of 100,000 frames and 10,000 labels: 16 GB of forward-backward workspace each.
+logits = paddle.zeros([100000, 2, 3])
+labels = paddle.to_tensor(np.ones((2, 10000), "int32"))
+try:
+    _C_ops.warpctc(logits, labels, None, None, 0, False)
+except MemoryError as error:
+    print("MemoryError", error)
+"""
+
+
+def test_a_ctc_workspace_too_large_to_allocate_is_a_memory_error():
+    # The sequences run on the thread pool, which must not let the allocation failure escape.
+    result = subprocess.run([sys.executable, "-c", HUGE_CTC], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "MemoryError warpctc" in result.stdout
+
+
 def test_static_program_holds_warpctc_as_paddle_writes_it():
     logits_value = np.random.default_rng(0).standard_normal((5, 2, 4))
     with static_mode():
