@@ -400,6 +400,22 @@ def test_beam_search_over_nested_states_and_a_single_beam():
     np.testing.assert_array_equal(ids.numpy(), np_beam_search(weights, 1, 5)[0])
 
 
+def test_a_cell_that_embeds_the_ids_itself_needs_no_embedding_fn():
+    weights = model_weights(9)
+    reference = beam_search_decoder(weights)
+    embed, cell = reference.embedding_fn, reference.cell
+
+    def ids_cell(ids, states):
+        assert ids.dtype == paddle.int64 and ids.shape == [BATCH * BEAM]
+        return cell(embed(ids), states)
+
+    decoder = paddle.nn.BeamSearchDecoder(ids_cell, START, END, BEAM,
+                                          output_fn=reference.output_fn)
+    ids, _ = paddle.nn.dynamic_decode(decoder, inits=tensor(weights["h0"], "float32"),
+                                      max_step_num=6)
+    np.testing.assert_array_equal(ids.numpy(), np_beam_search(weights, BEAM, 6)[0])
+
+
 def test_tile_beam_merge_with_batch_repeats_each_entry():
     x = tensor(np.arange(6).reshape(2, 3), "float32")
     tiled = paddle.nn.BeamSearchDecoder.tile_beam_merge_with_batch(x, 3)
