@@ -151,6 +151,8 @@ def test_bad_ctc_input_is_a_value_error_naming_the_value():
         F.ctc_loss(logits, labels, tensor([6, 4], "int64"), label_lengths)
     with pytest.raises(ValueError, match="reduction"):
         F.ctc_loss(logits, labels, input_lengths, label_lengths, reduction="batchmean")
+    with pytest.raises(ValueError, match="must not be None"):  # Paddle's dygraph: ValueError
+        F.ctc_loss(logits, labels, None, None)
 
 
 HUGE_CTC = r"""

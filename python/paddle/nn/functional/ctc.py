@@ -17,6 +17,9 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     label count `label_lengths` (int64, [B]). 'none' returns the losses [B], 'sum' their sum, and
     'mean' the mean of each loss divided by its label length. norm_by_times divides each
     sequence's gradient by its frame count (the loss is unchanged)."""
+    if input_lengths is None or label_lengths is None:
+        raise ValueError("ctc_loss(): input_lengths and label_lengths must not be None (tensors "
+                         "carry no LoD here)")
     for arg, t in (("log_probs", log_probs), ("labels", labels), ("input_lengths", input_lengths),
                    ("label_lengths", label_lengths)):
         check_tensor(t, "ctc_loss", arg)
