@@ -6,6 +6,8 @@ from .layer.activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswis
                                LogSigmoid, Maxout, Mish, PReLU, ReLU6, RReLU, SELU, Softmax2D,
                                Softplus, Softshrink, Softsign, Swish, Tanhshrink, ThresholdedReLU)
 from .layer.common import Dropout, Flatten, Identity, Linear
+from .decode import BeamSearchDecoder, dynamic_decode
+from .layer.ctc import CTCLoss
 from .layer.conv import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,  # noqa: F401
                          Conv3DTranspose)
 from .layer.common import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
@@ -34,6 +36,7 @@ __all__ = ["ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "CrossEn
            "LayerList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "NLLLoss",
            "ParameterList", "ReLU", "Sequential", "Sigmoid", "Silu", "Softmax", "Tanh"]
 __all__ += ["Embedding"]
+__all__ += ["BeamSearchDecoder", "CTCLoss", "dynamic_decode"]
 __all__ += ["Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose"]
 __all__ += ["ChannelShuffle", "Fold", "Pad1D", "Pad2D", "Pad3D", "PixelShuffle", "PixelUnshuffle",
             "Unflatten", "Unfold", "ZeroPad1D", "ZeroPad2D", "ZeroPad3D"]

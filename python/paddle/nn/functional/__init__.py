@@ -3,6 +3,7 @@ ops (relu, gelu, one_hot, ...) are generated from the op declarations (paddle.ba
 the modules here hold the hand-written ones."""
 from ...base import generated_api as _generated_api
 from .activation import gelu, glu, log_softmax, mish, prelu, rrelu, softmax, softmax_
+from .ctc import ctc_loss
 from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                    conv3d_transpose)
 from .common import dropout, interpolate, linear, upsample
@@ -26,6 +27,7 @@ __all__ = ["cross_entropy", "dropout", "l1_loss", "linear", "log_softmax", "mse_
            "softmax"]
 __all__ += ["gelu", "glu", "mish", "prelu", "rrelu", "softmax_"]
 __all__ += ["embedding"]
+__all__ += ["ctc_loss"]
 __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
             "conv3d_transpose"]
 __all__ += ["fold", "pad", "unfold", "zeropad2d"]

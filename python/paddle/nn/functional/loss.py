@@ -575,3 +575,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
                    _C_ops.divide(_C_ops.square(_C_ops.subtract(input, label)), variance)),
         0.5, 0.5 * math.log(2 * math.pi) if full else 0.0, True)
     return _reduce(loss, reduction)
+
+
+# Paddle's paddle.nn.functional.loss also holds these.
+from .ctc import ctc_loss, edit_distance  # noqa: E402,F401
