@@ -506,6 +506,10 @@ MANIPULATION = [
         Sample([uniform(rng, (3, 4))], {"axis": 0}), Sample([uniform(rng, (3, 4))], {"axis": [0, 3]}),
         Sample([uniform(rng, ())], {"axis": -1})],
         errors=lambda: [ErrorSample([np.zeros((3, 4))], {"axis": 5}, IndexError, "axis")]),
+    OpInfo("shape", paddle.shape, lambda x: np.array(x.shape, np.int64), lambda rng: [
+        Sample([uniform(rng, (2, 3, 4))]), Sample([uniform(rng, ())]),
+        Sample([uniform(rng, (0, 5))])],
+        grad=False, no_grad_reason="sizes have no gradient; Paddle's shape op has none"),
     OpInfo("flatten", paddle.flatten, lambda x, start_axis=0, stop_axis=-1: x.reshape(
         x.shape[:start_axis] + (-1,) + x.shape[(stop_axis % x.ndim) + 1:]), lambda rng: [
         Sample([uniform(rng, (2, 3, 4))]), Sample([uniform(rng, (2, 3, 4, 5))], {"start_axis": 1, "stop_axis": 2})],

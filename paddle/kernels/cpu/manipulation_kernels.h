@@ -54,6 +54,12 @@ void FlattenKernel(const Context& ctx, const DenseTensor& x, int32_t start_axis,
   ShareAsView(x, out);
 }
 
+template <typename T, typename Context>
+void ShapeKernel(const Context& ctx, const DenseTensor& input, DenseTensor* out) {
+  int64_t* dims = ctx.template Alloc<int64_t>(out);
+  for (int i = 0; i < input.dims().size(); ++i) dims[i] = input.dims()[i];
+}
+
 }  // namespace paddle
 
 // CPU transpose: a permuted copy into a contiguous output.

@@ -231,6 +231,11 @@ void UnsqueezeInferMeta(const TensorMeta& x, const std::vector<int64_t>& axis, T
   out->dtype = x.dtype;
 }
 
+void ShapeInferMeta(const TensorMeta& input, TensorMeta* out) {
+  out->dims = DDim({static_cast<int64_t>(input.dims.size())});
+  out->dtype = DataType::INT64;
+}
+
 void FlattenInferMeta(const TensorMeta& x, int32_t start_axis, int32_t stop_axis, TensorMeta* out) {
   int rank = x.dims.size();
   out->dtype = x.dtype;

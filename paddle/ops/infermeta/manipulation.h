@@ -19,6 +19,7 @@ void SplitInferMeta(const TensorMeta& x, const std::vector<int64_t>& sections, i
 void StackInferMeta(const std::vector<TensorMeta>& x, int32_t axis, TensorMeta* out);
 void SqueezeInferMeta(const TensorMeta& x, const std::vector<int64_t>& axis, TensorMeta* out);
 void UnsqueezeInferMeta(const TensorMeta& x, const std::vector<int64_t>& axis, TensorMeta* out);
+void ShapeInferMeta(const TensorMeta& input, TensorMeta* out);
 void FlattenInferMeta(const TensorMeta& x, int32_t start_axis, int32_t stop_axis, TensorMeta* out);
 void ExpandInferMeta(const TensorMeta& x, const std::vector<int64_t>& shape, TensorMeta* out);
 void SliceInferMeta(const TensorMeta& x, const std::vector<int64_t>& axes,

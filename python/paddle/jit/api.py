@@ -133,7 +133,8 @@ def _user_frame(exc):
     program_file = os.path.abspath(inspect.getsourcefile(Variable))
     for i, frame in enumerate(frames):
         if os.path.abspath(frame.filename) == program_file and \
-                frame.name in ("__bool__", "numpy", "item", "tolist", "__array__") and i > 0:
+                frame.name in ("__bool__", "__index__", "__iter__", "numpy", "item", "tolist",
+                               "__array__") and i > 0:
             caller = frames[i - 1]
             return caller.filename, caller.lineno, (caller.line or "").strip(), frame.name
     return None

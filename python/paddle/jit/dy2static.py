@@ -1,15 +1,19 @@
-"""Converting a traced function's Python `if` and `while` into cond and while_loop.
+"""Converting a traced function's Python `if`, `while` and `for` into cond and while_loop.
 
 The function's source is rewritten (ast) before tracing. Each `if` becomes two branch functions
-taking and returning the variables either branch assigns, and a call to `convert_ifelse`, which
-at trace time runs the chosen branch when the condition is a Python value and builds
+taking and returning the variables either branch assigns, and a call to `_ifelse`, which at trace
+time runs the chosen branch when the condition is a Python value and builds
 paddle.static.nn.cond when it is a tensor. Each `while` becomes a condition function, a body
-function and `convert_while`, which loops in Python or builds paddle.static.nn.while_loop.
+function and `_while`, which loops in Python or builds paddle.static.nn.while_loop. Each `for`
+over `range(...)` or over an iterable becomes a body function and `_for`, which loops in Python
+over Python values and builds a while_loop over a counter when a range bound is a tensor or the
+iterable is one (its rows, along the first dim).
 
 Only the simple forms are converted: branches and loop bodies without return, break, continue,
-yield, del, global or nonlocal, and loops without an else. Anything else keeps its Python form,
-so a tensor condition there is reported (file, line, reason) when traced. Of the functions the
-converted one calls, only the forwards of user-defined sublayers are converted (api.py).
+yield, del, global or nonlocal, loops without an else, and `for` with one name as its target.
+Anything else keeps its Python form, so a tensor condition there is reported (file, line,
+reason) when traced. Of the functions the converted one calls, only the forwards of user-defined
+sublayers are converted (api.py).
 """
 import ast
 import inspect
@@ -17,9 +21,11 @@ import textwrap
 import types
 import weakref
 
+from .. import _C_ops
 from ..base import libpaddle
 from ..static.nn import control_flow
 from ..static.program import Variable
+from ..tensor import manipulation as _manipulation
 
 __all__ = ["convert_function"]
 
@@ -154,6 +160,31 @@ class _Transformer(ast.NodeTransformer):
         ]
         return [ast.copy_location(s, node) for s in statements]
 
+    def visit_For(self, node):
+        self.generic_visit(node)
+        if node.orelse or not _convertible(node.body) or not isinstance(node.target, ast.Name):
+            return node
+        target = node.target.id
+        names = sorted(set(_assigned_names(node.body)) | {target})
+        self.count += 1
+        self.converted += 1
+        body_name = f"{_PREFIX}body_{self.count}"
+        iterable = node.iter
+        is_range = (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and
+                    iterable.func.id == "range" and not iterable.keywords and
+                    1 <= len(iterable.args) <= 3 and
+                    not any(isinstance(a, ast.Starred) for a in iterable.args))
+        # range's bounds are passed unevaluated by range() itself: a tensor bound would fail
+        # there before _for could build the loop.
+        source = ast.Tuple(elts=list(iterable.args) if is_range else [iterable], ctx=ast.Load())
+        statements = [
+            _function(body_name, names, node.body, _names_tuple(names, ast.Load)),
+            self._call("for", node, names, ast.Constant(value=is_range), source,
+                       ast.Constant(value=names.index(target)),
+                       ast.Name(id=body_name, ctx=ast.Load())),
+        ]
+        return [ast.copy_location(s, node) for s in statements]
+
 
 # ---- runtime helpers the rewritten code calls -------------------------------------------------
 
@@ -238,14 +269,71 @@ def _while(cond_fn, body_fn, values, names, where):
     return tuple(full(results))
 
 
+def _for(is_range, source, target, body_fn, values, names, where):
+    """The loop `for names[target] in source: values = body_fn(*values)`; `source` holds range's
+    arguments when `is_range`, else the one iterable."""
+    values = list(values)
+    if is_range:
+        bounds = list(source)
+        if not any(isinstance(b, Variable) for b in bounds):
+            for item in range(*bounds):
+                values[target] = item
+                values = list(body_fn(*values))
+            return tuple(values)
+        start, stop, step = [0] + bounds + [1] if len(bounds) == 1 else (bounds + [1])[:3]
+        if isinstance(step, Variable):
+            raise _error(where, "a for over range() with a tensor step: the step must be a "
+                         "Python int, its sign decides how the loop ends")
+        if step == 0:
+            raise _error(where, "a for over range() with step 0")
+        index = start if isinstance(start, Variable) else control_flow._to_variable(start)
+        index = index.astype("int64")
+
+        def item_at(i):
+            return i
+    else:
+        iterable, = source
+        if not isinstance(iterable, Variable):
+            for item in iterable:
+                values[target] = item
+                values = list(body_fn(*values))
+            return tuple(values)
+        if not iterable.shape:
+            raise _error(where, "a for over a 0-d tensor: it has no rows to iterate")
+        # The rows of the tensor, along its first dim.
+        start, step = 0, 1
+        stop = iterable.shape[0] if iterable.shape[0] >= 0 else \
+            _manipulation.reshape(_manipulation.slice(_C_ops.shape(iterable), [0], [0], [1]), [])
+        index = control_flow._to_variable(0).astype("int64")
+
+        def item_at(i):
+            return _manipulation.squeeze(
+                _manipulation.gather(iterable, _manipulation.reshape(i, [1]), 0), [0])
+
+    counter = f"{_PREFIX}index"
+
+    def cond_fn(*loop_values):
+        i = loop_values[-1]
+        return i < stop if step > 0 else i > stop
+
+    def body_fn_with_index(*loop_values):
+        *loop_values, i = loop_values
+        loop_values[target] = item_at(i)
+        return tuple(body_fn(*loop_values)) + (i + step,)
+
+    results = _while(cond_fn, body_fn_with_index, values + [index], list(names) + [counter],
+                     where)
+    return tuple(results[:-1])
+
+
 _HELPERS = {_PREFIX + "values": _values, _PREFIX + "ifelse": _ifelse,
-            _PREFIX + "while": _while}
+            _PREFIX + "while": _while, _PREFIX + "for": _for}
 
 _converted = weakref.WeakKeyDictionary()
 
 
 def convert_function(function):
-    """`function` with its simple `if`/`while` statements rewritten (the same function when it
+    """`function` with its simple `if`/`while`/`for` statements rewritten (the same function when it
     has none, or when its source is not available)."""
     if getattr(function, "_paddle_not_to_static", False):
         return function

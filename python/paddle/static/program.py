@@ -161,6 +161,20 @@ class Variable(Tensor):
             raise TypeError("len() of a 0-d Variable")
         return shape[0]
 
+    def __index__(self):
+        raise TypeError(f"the integer value of static Variable '{self.name}' is unknown while "
+                        f"the program is being built; use paddle.static.nn.while_loop for "
+                        f"loops it bounds")
+
+    def __iter__(self):
+        # The rows of a known first dim (a Python loop over them unrolls into the program).
+        shape = self.shape
+        if not shape or shape[0] < 0:
+            raise TypeError(f"iterating over static Variable '{self.name}' of shape {shape}: "
+                            f"the number of its rows is unknown while the program is being "
+                            f"built; use paddle.static.nn.while_loop")
+        return (self[i] for i in range(shape[0]))
+
     def backward(self, *args, **kwargs):
         raise RuntimeError("Variable.backward() is for dygraph; in static mode use "
                            "paddle.static.append_backward or optimizer.minimize(loss)")

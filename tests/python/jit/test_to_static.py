@@ -367,6 +367,88 @@ def test_if_elif_else_nested_in_a_tensor_while():
     assert len(accumulate._programs) == 1
 
 
+def test_tensor_for_loops_become_while_loops_and_python_ranges_stay_python(tmp_path):
+    """for over range() with a tensor bound, and over a tensor's rows (first dim unknown), each
+    become a while_loop; a range of Python ints unrolls into the program."""
+    @paddle.jit.to_static(input_spec=[InputSpec([None, 3]), InputSpec([], "int64")],
+                          full_graph=True)
+    def accumulate(x, n):
+        acc = paddle.zeros([3])
+        for i in range(1, n, 2):
+            acc = acc + x[0] * i.astype("float32")
+        for row in x:
+            acc = acc + row
+        for _ in range(3):
+            acc = acc * 1.5
+        return acc
+
+    def expected(x, n):
+        acc = np.zeros(3, "float32")
+        for i in range(1, n, 2):
+            acc = acc + x[0] * i
+        for row in x:
+            acc = acc + row
+        return acc * 1.5 ** 3
+
+    types = [op.type for op in accumulate.concrete_program.main_program.global_block().ops]
+    assert types.count("while") == 2 and types.count("elementwise_mul") >= 3
+    rng = np.random.default_rng(0)
+    with paddle.no_grad():
+        for rows, n in ((2, 6), (4, 0), (1, 5)):
+            x = rng.random((rows, 3)).astype("float32")
+            got = accumulate(paddle.to_tensor(x), paddle.to_tensor(n, "int64"))
+            np.testing.assert_allclose(got.numpy(), expected(x, n), rtol=1e-5)
+    with pytest.warns(UserWarning, match="no variable"):
+        paddle.jit.save(accumulate, os.path.join(tmp_path, "accumulate"))
+    loaded = paddle.jit.load(os.path.join(tmp_path, "accumulate"))
+    x = rng.random((3, 3)).astype("float32")
+    np.testing.assert_allclose(loaded(paddle.to_tensor(x), paddle.to_tensor(7, "int64")).numpy(),
+                               expected(x, 7), rtol=1e-5)
+
+
+def test_for_with_a_negative_step_and_over_a_list_of_tensors():
+    @paddle.jit.to_static(input_spec=[InputSpec([2]), InputSpec([], "int64")], full_graph=True)
+    def countdown(x, n):
+        parts = [x, x * 2]
+        for part in parts:  # a Python list: a Python loop
+            x = x + part
+        for i in range(n, 0, -1):
+            x = x - i.astype("float32")
+        return x
+
+    with paddle.no_grad():
+        got = countdown(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor(4, "int64"))
+    np.testing.assert_allclose(got.numpy(), np.array([1.0, 2.0]) * 4 - 10)
+
+
+def test_unconvertible_tensor_for_is_reported_with_file_and_line():
+    @paddle.jit.to_static(input_spec=[InputSpec([None, 2]), InputSpec([], "int64")],
+                          full_graph=True)
+    def early_exit(x, n):
+        for i in range(n):
+            if i > 2:
+                break
+            x = x + 1
+        return x
+
+    @paddle.jit.to_static(input_spec=[InputSpec([None, 2])], full_graph=True)
+    def rows_with_break(x):
+        total = paddle.zeros([2])
+        for row in x:
+            total = total + row
+            break
+        return total
+
+    for function, text in ((early_exit, "for i in range(n)"), (rows_with_break, "for row in x")):
+        with paddle.no_grad(), pytest.raises(paddle.jit.ToStaticError,
+                                             match="a Python for over a tensor's value") as info:
+            function(paddle.ones([3, 2]), paddle.to_tensor(4, "int64")) \
+                if function is early_exit else function(paddle.ones([3, 2]))
+        lines, start = inspect.getsourcelines(function.dygraph_function)
+        assert info.value.lineno == start + next(i for i, line in enumerate(lines)
+                                                 if text in line)
+
+
 def test_unconvertible_tensor_if_under_full_graph_is_reported_with_file_and_line():
     layer = paddle.jit.to_static(ReturnInIf(), full_graph=True)
     with paddle.no_grad(), pytest.raises(paddle.jit.ToStaticError) as info:
