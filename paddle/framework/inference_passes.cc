@@ -375,6 +375,21 @@ bool TryFuseActivation(ProgramDesc* program, size_t i) {
   return true;
 }
 
+// Whether `op` is a fused convolution whose tensors can hold oneDNN's blocked layout.
+bool BlockableConv(const BlockDesc& block, const OpDesc& op) {
+  if (op.type() != "fused_conv2d_add_act" || StringAttr(op, "data_format", "NCHW") != "NCHW" ||
+      IntAttr(op, "groups", 1) != 1) {
+    return false;
+  }
+  const ProtoAttr* split = op.FindAttr("split_channels");
+  if (split && split->ints_size() > 0) return false;
+  const VarDesc* filter = block.FindVarRecursive(Single(op.Input("Filter")));
+  if (!filter || filter->dtype() != DataType::FLOAT32) return false;
+  const std::vector<int64_t> shape = filter->shape();
+  // Its output's channels; an input it reads blocked has as many (its producer's output).
+  return shape.size() == 4 && shape[0] > 0 && shape[0] % 16 == 0;
+}
+
 }  // namespace
 
 int RemoveDropout(ProgramDesc* program) {
@@ -467,13 +482,54 @@ int FuseElementwiseActivation(ProgramDesc* program) {
   return fused;
 }
 
-std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope) {
+int KeepConvOutputsBlocked(ProgramDesc* program, const std::vector<std::string>& outputs) {
+  BlockDesc* block = program->MainBlock();
+  int kept = 0;
+  for (size_t i = 0; i < block->OpSize(); ++i) {
+    OpDesc* producer = block->Op(i);
+    if (!BlockableConv(*block, *producer)) continue;
+    const std::string out = Single(producer->Output("Output"));
+    if (out.empty() || std::find(outputs.begin(), outputs.end(), out) != outputs.end()) continue;
+    std::vector<OpDesc*> readers;
+    bool blockable = Readers(*program, out) > 0;
+    for (size_t j = i + 1; blockable && j < block->OpSize(); ++j) {
+      OpDesc* op = block->Op(j);
+      const std::vector<std::string> inputs = op->InputNames();
+      const int uses = static_cast<int>(std::count(inputs.begin(), inputs.end(), out));
+      if (uses == 0) continue;
+      const int data_uses =
+          (Single(op->Input("Input")) == out) + (Single(op->Input("ResidualData")) == out);
+      blockable = BlockableConv(*block, *op) && uses == data_uses;
+      readers.push_back(op);
+    }
+    // Readers in other blocks (control flow) are not in `readers`: their count differs.
+    int counted = 0;
+    for (const OpDesc* op : readers) {
+      const std::vector<std::string> inputs = op->InputNames();
+      counted += static_cast<int>(std::count(inputs.begin(), inputs.end(), out));
+    }
+    if (!blockable || counted != Readers(*program, out)) continue;
+    SetAttr(producer, "onednn_blocked_output", Attribute(true));
+    for (OpDesc* op : readers) {
+      if (Single(op->Input("Input")) == out) SetAttr(op, "onednn_blocked_input", Attribute(true));
+      if (Single(op->Input("ResidualData")) == out) {
+        SetAttr(op, "onednn_blocked_residual", Attribute(true));
+      }
+    }
+    ++kept;
+  }
+  return kept;
+}
+
+std::vector<std::pair<std::string, int>> ApplyInferencePasses(
+    ProgramDesc* program, Scope* scope, const std::vector<std::string>& outputs) {
   std::vector<std::pair<std::string, int>> applied;
   applied.emplace_back("remove_dropout", RemoveDropout(program));
   applied.emplace_back("fold_conv_batch_norm", FoldConvBatchNorm(program, scope));
   applied.emplace_back("fuse_conv_add_activation", FuseConvAddActivation(program, scope));
   applied.emplace_back("fuse_fc", FuseFc(program, scope));
   applied.emplace_back("fuse_elementwise_activation", FuseElementwiseActivation(program));
+  applied.emplace_back("keep_conv_outputs_blocked", KeepConvOutputsBlocked(program, outputs));
   return applied;
 }
 

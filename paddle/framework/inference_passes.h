@@ -42,7 +42,16 @@ int FuseFc(ProgramDesc* program, Scope* scope);
 // Runs after FuseFc, which takes the matmul + add + relu chains.
 int FuseElementwiseActivation(ProgramDesc* program);
 
-// All of them, in this order; (pass name, ops rewritten) for each.
-std::vector<std::pair<std::string, int>> ApplyInferencePasses(ProgramDesc* program, Scope* scope);
+// fused_conv2d_add_act ops (float32 filters, NCHW, groups 1, output channels in multiples of 16)
+// whose output only other such convolutions read, as their input or residual, and which is none of
+// `outputs` (what the caller fetches; fetch ops count as readers): that tensor stays in oneDNN's
+// blocked layout (the onednn_blocked_* attributes of paddle/ops/yaml/fused.yaml), which saves
+// its reorders to NCHW and back. Returns the number of tensors kept blocked.
+int KeepConvOutputsBlocked(ProgramDesc* program, const std::vector<std::string>& outputs);
+
+// All of them, in this order; (pass name, ops rewritten) for each. `outputs` as for
+// KeepConvOutputsBlocked.
+std::vector<std::pair<std::string, int>> ApplyInferencePasses(
+    ProgramDesc* program, Scope* scope, const std::vector<std::string>& outputs = {});
 
 }  // namespace paddle::framework

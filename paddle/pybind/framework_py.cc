@@ -282,7 +282,7 @@ void BindFramework(py::module_& m) {
         [](int role) { framework::SetCurrentOpRole(static_cast<framework::OpRole>(role)); });
   m.def("_op_role", []() { return static_cast<int>(framework::CurrentOpRole()); });
   m.def("_apply_inference_passes", &framework::ApplyInferencePasses, py::arg("program"),
-        py::arg("scope"));
+        py::arg("scope"), py::arg("outputs") = std::vector<std::string>{});
 }
 
 }  // namespace paddle::pybind

@@ -287,7 +287,8 @@ std::string Config::Summary() const {
   row("enable_mkldnn", on(impl_->mkldnn) + " (oneDNN kernels are chosen per op either way)");
   row("ir_optim", on(impl_->ir_optim) +
                       " (dropout removal, conv + batch_norm folding, conv + bias + residual + "
-                      "activation, fc and elementwise + activation fusion)");
+                      "activation, fc and elementwise + activation fusion, oneDNN layouts "
+                      "kept between convolutions)");
   row("memory_optim", on(impl_->memory_optim) + " (buffers are always freed after their last use)");
   row("glog_info", on(!impl_->glog_info_disabled));
   return os.str();
@@ -478,7 +479,9 @@ std::shared_ptr<LoadedModel> LoadModel(const Config& config, const std::string& 
   // The analysis passes rewrite the program and fold weights in this model's own scope, before
   // any predictor or clone prepares it.
   if (config.ir_optim()) {
-    Guarded([&] { return fw::ApplyInferencePasses(model->program.get(), &model->weights); });
+    Guarded([&] {
+      return fw::ApplyInferencePasses(model->program.get(), &model->weights, model->outputs);
+    });
   }
   model->constant_weights = std::make_unique<paddle::funcs::ConstantWeights>(
       UnwrittenWeights(*model->program, model->weights));

@@ -84,8 +84,9 @@ void FusedConv2dAddActKernel(const Context& ctx, const DenseTensor& input,
                              const std::vector<int>& dilations, int groups,
                              const std::string& data_format, const std::string& activation,
                              const std::vector<int>& split_channels, bool exhaustive_search,
-                             int workspace_size_MB, float fuse_alpha, DenseTensor* output,
-                             std::vector<DenseTensor*> outputs) {
+                             int workspace_size_MB, float fuse_alpha, bool onednn_blocked_input,
+                             bool onednn_blocked_residual, bool onednn_blocked_output,
+                             DenseTensor* output, std::vector<DenseTensor*> outputs) {
   const char* op = "fused_conv2d_add_act";
   funcs::ConvGeometry g = funcs::ConvolutionGeometry(
       op, input.dims(), filter.dims(), 2,
@@ -97,7 +98,9 @@ void FusedConv2dAddActKernel(const Context& ctx, const DenseTensor& input,
   epilogue.alpha = fuse_alpha;
   T* y = ctx.template Alloc<T>(output);
   if (output->numel() > 0) {
-    funcs::FusedConvForward<T>(g, input.data<T>(), filter.data<T>(), epilogue, y);
+    funcs::FusedConvForward<T>(
+        g, input.data<T>(), filter.data<T>(), epilogue, y,
+        {onednn_blocked_input, onednn_blocked_residual && residual_data, onednn_blocked_output});
   }
   // Each of outputs is a run of channels: [rows, part, inner] out of [rows, C, inner].
   const DDim& dims = output->dims();

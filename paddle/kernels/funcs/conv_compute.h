@@ -16,10 +16,12 @@ namespace paddle::funcs {
 
 template <typename T>
 void ConvForward(const ConvGeometry& g, const T* input, const T* filter, T* output);
-// output = the epilogue (conv_epilogue.h) applied to input (*) filter.
+// output = the epilogue (conv_epilogue.h) applied to input (*) filter, the operands `blocked`
+// names in oneDNN's blocked layout (float only).
 template <typename T>
 void FusedConvForward(const ConvGeometry& g, const T* input, const T* filter,
-                      const ConvEpilogue<T>& epilogue, T* output);
+                      const ConvEpilogue<T>& epilogue, T* output,
+                      const ConvBlockedOperands& blocked = {});
 template <typename T>
 void ConvBackwardData(const ConvGeometry& g, const T* out_grad, const T* filter, T* input_grad);
 template <typename T>

@@ -25,6 +25,16 @@ struct ConvEpilogue {
   float alpha = 0.0f;  // kReluX's ceiling
 };
 
+// Which of a fused convolution's 4-D tensors hold oneDNN's blocked layout (nChw16c, nChw8c below
+// AVX-512) instead of NCHW. The predictor keeps a tensor blocked from one fused convolution to
+// the next (inference_passes.h), saving the reorders to NCHW and back. float32 only.
+struct ConvBlockedOperands {
+  bool input = false;
+  bool residual = false;
+  bool output = false;
+  bool any() const { return input || residual || output; }
+};
+
 // out = activation(out + bias + residual), over an output in the geometry's plain layout.
 template <typename T>
 void ApplyConvEpilogue(const ConvGeometry& g, const ConvEpilogue<T>& epilogue, T* out);

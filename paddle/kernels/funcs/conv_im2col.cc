@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/blas.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 
@@ -228,7 +229,11 @@ void ConvForward<double>(const ConvGeometry& g, const double* input, const doubl
 
 template <>
 void FusedConvForward<double>(const ConvGeometry& g, const double* input, const double* filter,
-                              const ConvEpilogue<double>& epilogue, double* output) {
+                              const ConvEpilogue<double>& epilogue, double* output,
+                              const ConvBlockedOperands& blocked) {
+  PD_CHECK(!blocked.any(),
+           errors::InvalidArgument("fused_conv2d_add_act: oneDNN's blocked layout is for float32, "
+                                   "not float64 tensors"));
   Im2colConvForward(g, input, filter, output);
   ApplyConvEpilogue(g, epilogue, output);
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "paddle/common/errors.h"
 #include "paddle/common/place.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 #include "paddle/kernels/funcs/conv_onednn.h"
@@ -151,11 +152,12 @@ dnnl::primitive_attr EpilogueAttr(const ConvEpilogue<float>& e) {
 // forward_training like the plain convolutions: for forward_inference oneDNN 2.6 picks brgemm
 // kernels on NHWC, whose reorders from and to NCHW cost more than the kernels save (measured on
 // ResNet-50).
-dnnl::convolution_forward::primitive_desc FusedForwardDesc(const ConvGeometry& g, ConvLayout layout,
+dnnl::convolution_forward::primitive_desc FusedForwardDesc(const ConvGeometry& g,
+                                                           const dnnl::memory::desc& src,
+                                                           const dnnl::memory::desc& dst,
                                                            const ConvEpilogue<float>& e) {
   Window w(g);
-  const dnnl::memory::desc src = InputDesc(g, false, layout), weights = FilterDesc(g, false),
-                           dst = OutputDesc(g, false, layout);
+  const dnnl::memory::desc weights = FilterDesc(g, false);
   auto desc = e.bias ? dnnl::convolution_forward::desc(
                            dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
                            src, weights, BiasDesc(g), dst, w.strides, w.dilations, w.pad_l, w.pad_r)
@@ -163,6 +165,22 @@ dnnl::convolution_forward::primitive_desc FusedForwardDesc(const ConvGeometry& g
                            dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
                            src, weights, dst, w.strides, w.dilations, w.pad_l, w.pad_r);
   return {desc, onednn::WithUserScratchpad(EpilogueAttr(e)), onednn::CpuEngine()};
+}
+
+// The blocked layout of ConvBlockedOperands: channels in blocks of the vector width.
+dnnl::memory::desc BlockedDesc(const ConvGeometry& g, int64_t channels,
+                               const std::vector<int64_t>& size) {
+  static const bool wide = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  static const Tag by16[] = {Tag::nCw16c, Tag::nChw16c, Tag::nCdhw16c};
+  static const Tag by8[] = {Tag::nCw8c, Tag::nChw8c, Tag::nCdhw8c};
+  return dnnl::memory::desc(DataDims(g, channels, size), dnnl::memory::data_type::f32,
+                            (wide ? by16 : by8)[g.spatial_rank() - 1]);
+}
+
+std::string BlockedKey(const ConvBlockedOperands& b) {
+  if (!b.any()) return "";
+  return ";blocked," + std::to_string(b.input) + std::to_string(b.residual) +
+         std::to_string(b.output);
 }
 
 struct ForwardEntry {
@@ -191,31 +209,43 @@ dnnl::memory User(const dnnl::memory::desc& desc, const float* data) {
 }  // namespace
 
 void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
-                       const float* filter, float* output, const ConvEpilogue<float>* epilogue) {
+                       const float* filter, float* output, const ConvEpilogue<float>* epilogue,
+                       const ConvBlockedOperands& blocked) {
+  PD_INTERNAL_ASSERT(!blocked.any() || (epilogue && layout == ConvLayout::kOneDnnChoice),
+                     "blocked operands are for fused convolutions in oneDNN's layout");
   // On the user layout oneDNN runs a GEMM and then applies post-ops in a slow pass of its own:
   // ApplyConvEpilogue afterwards is faster.
   const ConvEpilogue<float>* post_ops = layout == ConvLayout::kOneDnnChoice ? epilogue : nullptr;
-  auto entry =
-      onednn::Cached<ForwardEntry>(Key("conv_fwd", g, layout) + EpilogueKey(post_ops), [&] {
-        auto pd = post_ops ? FusedForwardDesc(g, layout, *post_ops) : ForwardDesc(g, layout);
+  const dnnl::memory::desc user_src =
+      blocked.input ? BlockedDesc(g, g.in_channels, g.input) : InputDesc(g, true);
+  const dnnl::memory::desc user_dst =
+      blocked.output ? BlockedDesc(g, g.out_channels, g.output) : OutputDesc(g, true);
+  auto entry = onednn::Cached<ForwardEntry>(
+      Key("conv_fwd", g, layout) + EpilogueKey(post_ops) + BlockedKey(blocked), [&] {
+        auto pd = post_ops
+                      ? FusedForwardDesc(g, blocked.input ? user_src : InputDesc(g, false, layout),
+                                         blocked.output ? user_dst : OutputDesc(g, false, layout),
+                                         *post_ops)
+                      : ForwardDesc(g, layout);
         return std::make_shared<ForwardEntry>(ForwardEntry{pd, dnnl::convolution_forward(pd)});
       });
   paddle::memory::AllocationPtr src_scratch, filter_scratch, dst_scratch;
-  dnnl::memory src =
-      onednn::Reordered(User(InputDesc(g, true), input), entry->desc.src_desc(), &src_scratch);
+  dnnl::memory src = onednn::Reordered(User(user_src, input), entry->desc.src_desc(), &src_scratch);
   dnnl::memory weights = onednn::ReorderedWeights(User(FilterDesc(g, true), filter),
                                                   entry->desc.weights_desc(), &filter_scratch);
-  dnnl::memory user_dst = User(OutputDesc(g, true), output);
-  dnnl::memory dst = onednn::OutputIn(user_dst, entry->desc.dst_desc(), &dst_scratch);
+  dnnl::memory user_out = User(user_dst, output);
+  dnnl::memory dst = onednn::OutputIn(user_out, entry->desc.dst_desc(), &dst_scratch);
   std::unordered_map<int, dnnl::memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
   if (post_ops && post_ops->bias) args[DNNL_ARG_BIAS] = User(BiasDesc(g), post_ops->bias);
   // The sum post-op adds what dst holds when the primitive starts: the residual, in dst's layout.
   if (post_ops && post_ops->residual && post_ops->residual != output) {
-    onednn::Reorder(User(OutputDesc(g, true), post_ops->residual), dst);
+    const dnnl::memory::desc residual_desc =
+        blocked.residual ? BlockedDesc(g, g.out_channels, g.output) : OutputDesc(g, true);
+    onednn::Reorder(User(residual_desc, post_ops->residual), dst);
   }
   onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(), args);
-  onednn::CopyBack(dst, user_dst);
+  onednn::CopyBack(dst, user_out);
   onednn::ThreadStream().wait();
   if (epilogue && !post_ops) ApplyConvEpilogue(g, *epilogue, output);
 }
@@ -324,7 +354,19 @@ void ConvForward<float>(const ConvGeometry& g, const float* input, const float* 
 
 template <>
 void FusedConvForward<float>(const ConvGeometry& g, const float* input, const float* filter,
-                             const ConvEpilogue<float>& epilogue, float* output) {
+                             const ConvEpilogue<float>& epilogue, float* output,
+                             const ConvBlockedOperands& blocked) {
+  if (blocked.any()) {
+    PD_CHECK(!Empty(g) && (!blocked.input || g.in_channels % 16 == 0) &&
+                 (!(blocked.output || blocked.residual) || g.out_channels % 16 == 0),
+             errors::InvalidArgument("fused_conv2d_add_act: oneDNN's blocked layout needs "
+                                     "channels in multiples of 16 and no zero-size dims, "
+                                     "received input ",
+                                     g.InputDims().ToString(), " and output ",
+                                     g.OutputDims().ToString()));
+    return OneDnnConvForward(g, ConvLayout::kOneDnnChoice, input, filter, output, &epilogue,
+                             blocked);
+  }
   if (Empty(g)) {
     Im2colConvForward(g, input, filter, output);
     return ApplyConvEpilogue(g, epilogue, output);

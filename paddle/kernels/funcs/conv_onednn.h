@@ -19,7 +19,8 @@ ConvLayout ChooseConvLayout(const ConvGeometry& g, const ConvEpilogue<float>* ep
 // for geometries without zero-size dims.
 void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
                        const float* filter, float* output,
-                       const ConvEpilogue<float>* epilogue = nullptr);
+                       const ConvEpilogue<float>* epilogue = nullptr,
+                       const ConvBlockedOperands& blocked = {});
 void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const float* out_grad,
                             const float* filter, float* input_grad);
 void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const float* input,

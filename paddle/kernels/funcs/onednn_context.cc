@@ -100,9 +100,13 @@ dnnl::primitive_attr WithUserScratchpad(dnnl::primitive_attr attr) {
 
 void Execute(const dnnl::primitive& primitive, const dnnl::memory::desc& scratchpad,
              std::unordered_map<int, dnnl::memory> args) {
-  memory::AllocationPtr buffer;
-  if (scratchpad.get_size() > 0) {
-    args[DNNL_ARG_SCRATCHPAD] = InScratch(scratchpad, &buffer);
+  // One growing buffer per executing thread, as oneDNN's own but owned by the thread that runs
+  // the primitive (executions are synchronous, so one at a time uses it).
+  thread_local memory::AllocationPtr buffer;
+  const size_t size = scratchpad.get_size();
+  if (size > 0) {
+    if (!buffer || buffer->size() < size) buffer = memory::AllocUnique(CPUPlace(), size);
+    args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(scratchpad, CpuEngine(), buffer->ptr());
   }
   primitive.execute(ThreadStream(), args);
 }

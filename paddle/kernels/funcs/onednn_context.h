@@ -36,9 +36,9 @@ std::shared_ptr<Entry> Cached(const std::string& key, Create&& create) {
 inline constexpr size_t kPrimitiveCacheCapacity = 1024;
 
 // Every primitive is made with `attr` plus a user scratchpad, and run by Execute, which gives it
-// one from the allocator. oneDNN's own scratchpad (Debian's build lacks concurrent execution)
-// belongs to the thread that created the primitive, so the threads running one cached primitive
-// at once (a predictor's clones) would share it.
+// the executing thread's scratch buffer. oneDNN's own scratchpad (Debian's build lacks concurrent
+// execution) belongs to the thread that created the primitive, so the threads running one cached
+// primitive at once (a predictor's clones) would share it.
 dnnl::primitive_attr WithUserScratchpad(dnnl::primitive_attr attr = dnnl::primitive_attr());
 
 // Runs `primitive`, whose descriptor asked for `scratchpad`, on the thread's stream.

@@ -27,16 +27,15 @@ void FusedElemwiseActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
                                                   : y.dims;
 }
 
-void FusedConv2dAddActInferMeta(const TensorMeta& input, const TensorMeta& filter,
-                                const TensorMeta& bias, const TensorMeta* residual_data,
-                                const std::vector<int32_t>& strides,
-                                const std::vector<int32_t>& paddings,
-                                const std::string& padding_algorithm,
-                                const std::vector<int32_t>& dilations, int32_t groups,
-                                const std::string& data_format, const std::string& activation,
-                                const std::vector<int32_t>& split_channels, bool exhaustive_search,
-                                int32_t workspace_size_MB, float fuse_alpha, TensorMeta* output,
-                                std::vector<TensorMeta>* outputs) {
+void FusedConv2dAddActInferMeta(
+    const TensorMeta& input, const TensorMeta& filter, const TensorMeta& bias,
+    const TensorMeta* residual_data, const std::vector<int32_t>& strides,
+    const std::vector<int32_t>& paddings, const std::string& padding_algorithm,
+    const std::vector<int32_t>& dilations, int32_t groups, const std::string& data_format,
+    const std::string& activation, const std::vector<int32_t>& split_channels,
+    bool exhaustive_search, int32_t workspace_size_MB, float fuse_alpha, bool onednn_blocked_input,
+    bool onednn_blocked_residual, bool onednn_blocked_output, TensorMeta* output,
+    std::vector<TensorMeta>* outputs) {
   const char* op = "fused_conv2d_add_act";
   Conv2dInferMeta(input, filter, strides, paddings, padding_algorithm, dilations, groups,
                   data_format, output);
@@ -69,6 +68,14 @@ void FusedConv2dAddActInferMeta(const TensorMeta& input, const TensorMeta& filte
              errors::InvalidArgument(op, ": 'residual_data' must have the output's shape ",
                                      output->dims.ToString(), ", received ",
                                      residual_data->dims.ToString()));
+  }
+  if (onednn_blocked_input || onednn_blocked_residual || onednn_blocked_output) {
+    PD_CHECK(
+        input.dtype == DataType::FLOAT32 && !channels_last && groups == 1 && split_channels.empty(),
+        errors::InvalidArgument(op,
+                                ": the onednn_blocked_* attributes are for float32 "
+                                "NCHW convolutions with groups 1 and no "
+                                "split_channels"));
   }
   outputs->clear();
   if (split_channels.empty()) return;

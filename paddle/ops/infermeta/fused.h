@@ -18,15 +18,14 @@ void FusedElemwiseActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
 // output is conv2d's output of input and filter; bias holds one value per output channel ([C] or
 // the output's rank with C on the channel axis); residual_data, where given, has the output's
 // shape. outputs are output's channel slices of split_channels' sizes (none when it is empty).
-void FusedConv2dAddActInferMeta(const TensorMeta& input, const TensorMeta& filter,
-                                const TensorMeta& bias, const TensorMeta* residual_data,
-                                const std::vector<int32_t>& strides,
-                                const std::vector<int32_t>& paddings,
-                                const std::string& padding_algorithm,
-                                const std::vector<int32_t>& dilations, int32_t groups,
-                                const std::string& data_format, const std::string& activation,
-                                const std::vector<int32_t>& split_channels, bool exhaustive_search,
-                                int32_t workspace_size_MB, float fuse_alpha, TensorMeta* output,
-                                std::vector<TensorMeta>* outputs);
+void FusedConv2dAddActInferMeta(
+    const TensorMeta& input, const TensorMeta& filter, const TensorMeta& bias,
+    const TensorMeta* residual_data, const std::vector<int32_t>& strides,
+    const std::vector<int32_t>& paddings, const std::string& padding_algorithm,
+    const std::vector<int32_t>& dilations, int32_t groups, const std::string& data_format,
+    const std::string& activation, const std::vector<int32_t>& split_channels,
+    bool exhaustive_search, int32_t workspace_size_MB, float fuse_alpha, bool onednn_blocked_input,
+    bool onednn_blocked_residual, bool onednn_blocked_output, TensorMeta* output,
+    std::vector<TensorMeta>* outputs);
 
 }  // namespace paddle

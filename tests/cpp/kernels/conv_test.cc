@@ -176,6 +176,32 @@ TEST(ConvEpilogueTest, PostOpsMatchTheConvolutionThenTheEpilogue) {
   }
 }
 
+// Two fused convolutions passing their tensors in oneDNN's blocked layout (the first writes its
+// output blocked, the second reads it blocked as its input and as its residual) give what the
+// NCHW path gives.
+TEST(ConvEpilogueTest, BlockedOperandsBetweenConvolutionsMatchNchw) {
+  const ConvGeometry first = Forward2d({2, 3, 6, 5}, {32, 3, 3, 3}, 1, 1, 1, "NCHW");
+  const ConvGeometry second = Forward2d({2, 32, 6, 5}, {32, 32, 1, 1}, 1, 0, 1, "NCHW");
+  std::vector<float> x = Random(Numel(first.InputDims()), 10);
+  std::vector<float> w1 = Random(Numel(first.FilterDims()), 11);
+  std::vector<float> w2 = Random(Numel(second.FilterDims()), 12);
+  std::vector<float> b1 = Random(32, 13), b2 = Random(32, 14);
+  const int64_t size = Numel(first.OutputDims());
+  ConvEpilogue<float> relu{b1.data(), nullptr, ConvActivation::kRelu, 0.0f};
+  std::vector<float> hidden(size), expected(size);
+  FusedConvForward<float>(first, x.data(), w1.data(), relu, hidden.data());
+  ConvEpilogue<float> residual{b2.data(), hidden.data(), ConvActivation::kTanh, 0.0f};
+  FusedConvForward<float>(second, hidden.data(), w2.data(), residual, expected.data());
+
+  std::vector<float> blocked_hidden(size), got(size);
+  FusedConvForward<float>(first, x.data(), w1.data(), relu, blocked_hidden.data(),
+                          {false, false, true});
+  residual.residual = blocked_hidden.data();
+  FusedConvForward<float>(second, blocked_hidden.data(), w2.data(), residual, got.data(),
+                          {true, true, false});
+  ExpectNear(got, expected, "through blocked tensors");
+}
+
 // A registered filter is reordered once and the copy reused; an unregistered one is reordered on
 // every call, so new values in its buffer are seen.
 TEST(ConstantWeightsTest, OnlyRegisteredFiltersKeepTheirReorderedCopy) {

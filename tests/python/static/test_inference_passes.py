@@ -197,3 +197,57 @@ def test_conv_chain_with_a_second_reader_stops_there(tmp_path):
     assert [op.attr("activation") for op in ops if op.type() == "fused_conv2d_add_act"] == \
         ["identity"]
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_tensors_between_fused_convolutions_stay_in_the_blocked_layout(tmp_path):
+    """Channels in multiples of 16: the tensors that only fused convolutions read (as input or
+    residual) stay blocked; the first convolution's input (3 channels), the last one's output
+    (fetched) and the 8-channel branch stay NCHW. The results do not change."""
+    def build():
+        x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+        act = paddle.nn.functional.relu
+        a = act(paddle.nn.Conv2D(3, 16, 3, padding=1)(x))
+        b = act(paddle.nn.Conv2D(16, 32, 3, padding=1)(a))
+        c = act(paddle.nn.Conv2D(32, 16, 1)(b) + a)  # a: the residual, blocked
+        d = paddle.nn.Conv2D(16, 8, 1)(c)  # 8 channels: plain
+        return [x], paddle.nn.Conv2D(8, 16, 3, padding=1)(d)
+    xs = np.random.default_rng(7).standard_normal((2, 3, 8, 8)).astype("float32")
+    ops, applied, expected, got = run_with_passes(build, {"x": xs}, tmp_path)
+    convs = [op for op in ops if op.type() == "fused_conv2d_add_act"]
+
+    def flag(op, name):  # the pass sets only the attributes that are true
+        return op.has_attr(name) and op.attr(name)
+    flags = [tuple(flag(op, f"onednn_blocked_{operand}")
+                   for operand in ("input", "residual", "output")) for op in convs]
+    assert flags == [(False, False, True), (True, False, True), (True, True, False),
+                     (False, False, False), (False, False, False)]
+    assert applied["keep_conv_outputs_blocked"] == 2
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_predictor_outputs_read_by_convolutions_stay_nchw(tmp_path):
+    """A model output that a convolution also reads is not kept blocked: the predictor (which
+    strips the fetch ops) passes its outputs to the layout pass."""
+    import paddle.inference as paddle_infer
+    prefix = str(tmp_path / "two_outputs")
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 16, 6, 6], "float32")
+            hidden = paddle.nn.functional.relu(paddle.nn.Conv2D(16, 32, 3, padding=1)(x))
+            out = paddle.nn.Conv2D(32, 16, 1)(hidden)
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        paddle.static.save_inference_model(prefix, [x], [hidden, out], exe, program=main)
+    xs = np.random.default_rng(8).standard_normal((2, 16, 6, 6)).astype("float32")
+    results = []
+    for ir_optim in (True, False):
+        config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        config.switch_ir_optim(ir_optim)
+        predictor = paddle_infer.create_predictor(config)
+        predictor.get_input_handle(predictor.get_input_names()[0]).copy_from_cpu(xs)
+        predictor.run()
+        results.append([predictor.get_output_handle(name).copy_to_cpu()
+                        for name in predictor.get_output_names()])
+    for optimized, plain in zip(*results):
+        np.testing.assert_allclose(optimized, plain, rtol=1e-5, atol=1e-5)
