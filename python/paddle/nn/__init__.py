@@ -22,6 +22,8 @@ from .layer.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPoo
                             AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D,
                             AvgPool2D, AvgPool3D, LPPool1D, LPPool2D, MaxPool1D, MaxPool2D,
                             MaxPool3D, MaxUnPool1D, MaxUnPool2D, MaxUnPool3D)
+from .layer.rnn import (GRU, LSTM, RNN, BiRNN, GRUCell, LSTMCell, RNNCellBase,  # noqa: F401
+                        SimpleRNN, SimpleRNNCell)
 from .param_attr import ParamAttr  # noqa: F401
 from .parameter import EagerParamBase  # noqa: F401
 
@@ -44,3 +46,5 @@ __all__ += ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "Adap
             "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
             "LPPool1D", "LPPool2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxUnPool1D",
             "MaxUnPool2D", "MaxUnPool3D"]
+__all__ += ["BiRNN", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCellBase", "SimpleRNN",
+            "SimpleRNNCell"]
