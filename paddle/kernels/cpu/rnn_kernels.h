@@ -62,9 +62,9 @@ void RnnKernel(const Context& ctx, const DenseTensor& x,
                const std::vector<const DenseTensor*>& pre_state,
                const std::vector<const DenseTensor*>& weight_list,
                const DenseTensor* sequence_length, float dropout_prob, bool is_bidirec,
-               int32_t input_size, int32_t hidden_size, int32_t num_layers,
-               const std::string& mode, int32_t seed, bool is_test, DenseTensor* out,
-               DenseTensor* dropout_state, std::vector<DenseTensor*> state, DenseTensor* reserve) {
+               int32_t input_size, int32_t hidden_size, int32_t num_layers, const std::string& mode,
+               int32_t seed, bool is_test, DenseTensor* out, DenseTensor* dropout_state,
+               std::vector<DenseTensor*> state, DenseTensor* reserve) {
   const funcs::RnnShape s = rnn_detail::Shape("rnn", x, is_bidirec, hidden_size, num_layers, mode);
   const std::vector<int64_t> lengths = rnn_detail::Lengths("rnn", sequence_length, s.seq_len);
   funcs::RnnForwardArgs<T> args;
@@ -112,7 +112,8 @@ void RnnGradKernel(const Context& ctx, const DenseTensor& x,
   args.lengths = lengths.empty() ? nullptr : lengths.data();
   args.dropout_prob = dropout_prob;
   args.reserve = reserve.data<T>();
-  args.dropout_mask = !is_test && dropout_state.numel() > 0 ? dropout_state.data<uint8_t>() : nullptr;
+  args.dropout_mask =
+      !is_test && dropout_state.numel() > 0 ? dropout_state.data<uint8_t>() : nullptr;
   args.out_grad = out_grad.data<T>();
   args.state_grad = rnn_detail::Data<T>(state_grad);
   args.x_grad = x_grad ? ctx.template Alloc<T>(x_grad) : nullptr;

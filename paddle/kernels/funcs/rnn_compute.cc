@@ -9,6 +9,7 @@
 #include "paddle/kernels/funcs/blas.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 #include "paddle/kernels/funcs/random_fill.h"
+#include "paddle/kernels/funcs/rnn_step_gemm.h"
 
 namespace paddle::funcs {
 
@@ -106,10 +107,18 @@ inline int64_t StepTime(int direction, int64_t k, int64_t seq_len) {
   return direction == 0 ? k : seq_len - 1 - k;
 }
 
-// Runs fn(begin, end) over the batch rows, in parallel when a step has enough work.
+// The sequences of a batch are independent through time, so each thread runs the whole
+// recurrence of its slice of rows: no synchronisation per step, and each step's hidden GEMM
+// runs on the thread's rows (OpenBLAS stays on one thread inside a parallel region).
 template <typename Fn>
-void ForRows(int64_t batch, int64_t row_work, Fn&& fn) {
-  ParallelFor(batch, fn, kParallelThreshold / std::max<int64_t>(row_work, 1) + 1);
+void ForBatchSlices(int64_t batch, Fn&& fn) {
+  ParallelFor(batch, fn, 2);
+}
+
+// The rows of the slices ForBatchSlices makes (the last may have fewer).
+int64_t BatchSliceRows(int64_t batch) {
+  const int64_t threads = omp_in_parallel() || batch < 2 ? 1 : omp_get_max_threads();
+  return (batch + threads - 1) / threads;
 }
 
 template <typename T>
@@ -128,93 +137,91 @@ LayerWeights<T> WeightsOf(const RnnShape& s, const std::vector<const T*>& weight
   return {weights[2 * k], weights[2 * k + 1], weights[biases + 2 * k], weights[biases + 2 * k + 1]};
 }
 
-// One direction of one layer, forward. gates holds the input projection of every step on entry.
+// Rows [b0, b1) of one direction of one layer, forward. gates holds the input projection of
+// every step on entry.
 template <typename T>
 void ForwardDirection(const RnnShape& s, const LayerWeights<T>& w, const int64_t* lengths,
-                      int direction, T* gates, T* prev_h, T* aux, T* h, T* c, T* hidden_gates,
-                      T* out) {
-  const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width();
+                      const RnnStepGemm<T>& hidden, int direction, int64_t b0, int64_t b1, T* gates,
+                      T* prev_h, T* aux, T* h, T* c, T* hidden_gates, T* out) {
+  const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width(), rows = b1 - b0;
   const int64_t out_stride = s.num_directions * H;
   for (int64_t k = 0; k < s.seq_len; ++k) {
     const int64_t t = StepTime(direction, k, s.seq_len);
     T* g = gates + t * B * GH;
-    T* ph = prev_h + t * B * H;
-    std::memcpy(ph, h, sizeof(T) * B * H);
-    if (s.mode == RnnMode::kLstm) std::memcpy(aux + t * B * H, c, sizeof(T) * B * H);
+    std::memcpy(prev_h + (t * B + b0) * H, h + b0 * H, sizeof(T) * rows * H);
+    if (s.mode == RnnMode::kLstm) {
+      std::memcpy(aux + (t * B + b0) * H, c + b0 * H, sizeof(T) * rows * H);
+    }
     T* o_step = out + t * B * out_stride + direction * H;
     if (s.mode == RnnMode::kGru) {
       // The reset gate multiplies the candidate's hidden projection, so that one stays apart.
-      Gemm<T>(false, true, B, GH, H, T(1), h, H, w.w_hh, H, T(0), hidden_gates, GH);
+      hidden(rows, h + b0 * H, hidden_gates + b0 * GH, false);
       T* hc_step = aux + t * B * H;
-      ForRows(B, GH, [&](int64_t begin, int64_t end) {
-        for (int64_t b = begin; b < end; ++b) {
-          T* gr = g + b * GH;
-          const T* hg = hidden_gates + b * GH;
-          for (int64_t j = 0; j < 2 * H; ++j) gr[j] += hg[j] + w.b_hh[j];
-          Sigmoid(gr, 2 * H);
-          T* hc = hc_step + b * H;
-          T* cand = gr + 2 * H;
-          for (int64_t j = 0; j < H; ++j) {
-            hc[j] = hg[2 * H + j] + w.b_hh[2 * H + j];
-            cand[j] += gr[j] * hc[j];
-          }
-          Tanh(cand, H);
-          T* o_row = o_step + b * out_stride;
-          T* h_row = h + b * H;
-          if (Valid(lengths, t, b)) {
-            const T* z = gr + H;
-            for (int64_t j = 0; j < H; ++j) {
-              h_row[j] = (h_row[j] - cand[j]) * z[j] + cand[j];
-              o_row[j] = h_row[j];
-            }
-          } else {
-            std::fill(o_row, o_row + H, T(0));
-          }
-        }
-      });
-      continue;
-    }
-    Gemm<T>(false, true, B, GH, H, T(1), h, H, w.w_hh, H, T(1), g, GH);
-    ForRows(B, GH, [&](int64_t begin, int64_t end) {
-      for (int64_t b = begin; b < end; ++b) {
+      for (int64_t b = b0; b < b1; ++b) {
         T* gr = g + b * GH;
+        const T* hg = hidden_gates + b * GH;
+        for (int64_t j = 0; j < 2 * H; ++j) gr[j] += hg[j] + w.b_hh[j];
+        Sigmoid(gr, 2 * H);
+        T* hc = hc_step + b * H;
+        T* cand = gr + 2 * H;
+        for (int64_t j = 0; j < H; ++j) {
+          hc[j] = hg[2 * H + j] + w.b_hh[2 * H + j];
+          cand[j] += gr[j] * hc[j];
+        }
+        Tanh(cand, H);
         T* o_row = o_step + b * out_stride;
         T* h_row = h + b * H;
-        const bool valid = Valid(lengths, t, b);
-        if (s.mode == RnnMode::kLstm) {
-          Sigmoid(gr, 2 * H);
-          Tanh(gr + 2 * H, H);
-          Sigmoid(gr + 3 * H, H);
-          if (!valid) {
-            std::fill(o_row, o_row + H, T(0));
-            continue;
-          }
-          T* c_row = c + b * H;
-          const T *i = gr, *f = gr + H, *cand = gr + 2 * H, *o = gr + 3 * H;
+        if (Valid(lengths, t, b)) {
+          const T* z = gr + H;
           for (int64_t j = 0; j < H; ++j) {
-            c_row[j] = f[j] * c_row[j] + i[j] * cand[j];
-            o_row[j] = c_row[j];
-          }
-          Tanh(o_row, H);
-          for (int64_t j = 0; j < H; ++j) {
-            o_row[j] *= o[j];
-            h_row[j] = o_row[j];
+            h_row[j] = (h_row[j] - cand[j]) * z[j] + cand[j];
+            o_row[j] = h_row[j];
           }
         } else {
-          if (s.mode == RnnMode::kRnnTanh) {
-            Tanh(gr, H);
-          } else {
-            Relu(gr, H);
-          }
-          if (!valid) {
-            std::fill(o_row, o_row + H, T(0));
-            continue;
-          }
-          std::memcpy(h_row, gr, sizeof(T) * H);
-          std::memcpy(o_row, gr, sizeof(T) * H);
+          std::fill(o_row, o_row + H, T(0));
         }
       }
-    });
+      continue;
+    }
+    hidden(rows, h + b0 * H, g + b0 * GH, true);
+    for (int64_t b = b0; b < b1; ++b) {
+      T* gr = g + b * GH;
+      T* o_row = o_step + b * out_stride;
+      T* h_row = h + b * H;
+      const bool valid = Valid(lengths, t, b);
+      if (s.mode == RnnMode::kLstm) {
+        Sigmoid(gr, 2 * H);
+        Tanh(gr + 2 * H, H);
+        Sigmoid(gr + 3 * H, H);
+        if (!valid) {
+          std::fill(o_row, o_row + H, T(0));
+          continue;
+        }
+        T* c_row = c + b * H;
+        const T *i = gr, *f = gr + H, *cand = gr + 2 * H, *o = gr + 3 * H;
+        for (int64_t j = 0; j < H; ++j) {
+          c_row[j] = f[j] * c_row[j] + i[j] * cand[j];
+          o_row[j] = c_row[j];
+        }
+        Tanh(o_row, H);
+        for (int64_t j = 0; j < H; ++j) {
+          o_row[j] *= o[j];
+          h_row[j] = o_row[j];
+        }
+      } else {
+        if (s.mode == RnnMode::kRnnTanh) {
+          Tanh(gr, H);
+        } else {
+          Relu(gr, H);
+        }
+        if (!valid) {
+          std::fill(o_row, o_row + H, T(0));
+          continue;
+        }
+        std::memcpy(h_row, gr, sizeof(T) * H);
+        std::memcpy(o_row, gr, sizeof(T) * H);
+      }
+    }
   }
 }
 
@@ -273,8 +280,12 @@ void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
       T* c = lstm ? a.final_state[1] + state_offset : nullptr;
       std::memcpy(h, a.init_state[0] + state_offset, sizeof(T) * B * H);
       if (lstm) std::memcpy(c, a.init_state[1] + state_offset, sizeof(T) * B * H);
-      ForwardDirection<T>(s, w, a.lengths, d, gates, a.reserve + layout.prev_hidden(l, d),
-                          a.reserve + layout.aux(l, d), h, c, hidden_gates.data(), out);
+      const RnnStepGemm<T> hidden(w.w_hh, H, GH, true, BatchSliceRows(B));
+      ForBatchSlices(B, [&](int64_t b0, int64_t b1) {
+        ForwardDirection<T>(s, w, a.lengths, hidden, d, b0, b1, gates,
+                            a.reserve + layout.prev_hidden(l, d), a.reserve + layout.aux(l, d), h,
+                            c, hidden_gates.data(), out);
+      });
     }
     if (l + 1 < s.num_layers && a.training && a.dropout_prob > 0.0f) {
       Dropout(out, a.dropout_mask + l * layer_io, layer_io, a.dropout_prob,
@@ -285,13 +296,14 @@ void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
 
 namespace {
 
-// One direction of one layer, backward through time. dh and dc hold the gradients of the final
-// state on entry and of the initial state on return; dxg (the gradient of the input projection)
-// and dhg (of the hidden projection; the same buffer except for GRU) are filled for every step.
+// Rows [b0, b1) of one direction of one layer, backward through time. dh and dc hold the
+// gradients of the final state on entry and of the initial state on return; dxg (the gradient of
+// the input projection) and dhg (of the hidden projection; the same buffer except for GRU) are
+// filled for every step.
 template <typename T>
-void BackwardDirection(const RnnShape& s, const LayerWeights<T>& w, const int64_t* lengths,
-                       int direction, const T* gates, const T* prev_h, const T* aux,
-                       const T* out_grad, T* dh, T* dc, T* dxg, T* dhg) {
+void BackwardDirection(const RnnShape& s, const int64_t* lengths, const RnnStepGemm<T>& hidden,
+                       int direction, int64_t b0, int64_t b1, const T* gates, const T* prev_h,
+                       const T* aux, const T* out_grad, T* dh, T* dc, T* dxg, T* dhg) {
   const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width();
   const int64_t out_stride = s.num_directions * H;
   for (int64_t k = s.seq_len - 1; k >= 0; --k) {
@@ -300,67 +312,64 @@ void BackwardDirection(const RnnShape& s, const LayerWeights<T>& w, const int64_
     const T* dout = out_grad + t * B * out_stride + direction * H;
     T* dx_step = dxg + t * B * GH;
     T* dh_step = dhg + t * B * GH;
-    ForRows(B, GH, [&](int64_t begin, int64_t end) {
-      for (int64_t b = begin; b < end; ++b) {
-        T* dx_row = dx_step + b * GH;
-        if (!Valid(lengths, t, b)) {  // the state passed through; its output was a constant 0
-          std::fill(dx_row, dx_row + GH, T(0));
-          if (s.mode == RnnMode::kGru) std::fill(dh_step + b * GH, dh_step + (b + 1) * GH, T(0));
-          continue;
+    for (int64_t b = b0; b < b1; ++b) {
+      T* dx_row = dx_step + b * GH;
+      if (!Valid(lengths, t, b)) {  // the state passed through; its output was a constant 0
+        std::fill(dx_row, dx_row + GH, T(0));
+        if (s.mode == RnnMode::kGru) std::fill(dh_step + b * GH, dh_step + (b + 1) * GH, T(0));
+        continue;
+      }
+      const T* gr = g + b * GH;
+      const T* dout_row = dout + b * out_stride;
+      T* dh_row = dh + b * H;
+      if (s.mode == RnnMode::kLstm) {
+        const T *i = gr, *f = gr + H, *cand = gr + 2 * H, *o = gr + 3 * H;
+        const T* c_prev = aux + (t * B + b) * H;
+        T* dc_row = dc + b * H;
+        for (int64_t j = 0; j < H; ++j) {
+          const T c_t = f[j] * c_prev[j] + i[j] * cand[j];
+          dx_row[j] = c_t;  // tanh(c_t) below, then overwritten by the gate gradients
         }
-        const T* gr = g + b * GH;
-        const T* dout_row = dout + b * out_stride;
-        T* dh_row = dh + b * H;
-        if (s.mode == RnnMode::kLstm) {
-          const T *i = gr, *f = gr + H, *cand = gr + 2 * H, *o = gr + 3 * H;
-          const T* c_prev = aux + (t * B + b) * H;
-          T* dc_row = dc + b * H;
-          for (int64_t j = 0; j < H; ++j) {
-            const T c_t = f[j] * c_prev[j] + i[j] * cand[j];
-            dx_row[j] = c_t;  // tanh(c_t) below, then overwritten by the gate gradients
-          }
-          Tanh(dx_row, H);
-          for (int64_t j = 0; j < H; ++j) {
-            const T tc = dx_row[j];
-            const T dht = dh_row[j] + dout_row[j];
-            const T dct = dc_row[j] + dht * o[j] * (T(1) - tc * tc);
-            dx_row[3 * H + j] = dht * tc * o[j] * (T(1) - o[j]);
-            dx_row[j] = dct * cand[j] * i[j] * (T(1) - i[j]);
-            dx_row[H + j] = dct * c_prev[j] * f[j] * (T(1) - f[j]);
-            dx_row[2 * H + j] = dct * i[j] * (T(1) - cand[j] * cand[j]);
-            dc_row[j] = dct * f[j];
-            dh_row[j] = T(0);  // the hidden GEMM below adds the rest
-          }
-        } else if (s.mode == RnnMode::kGru) {
-          const T *r = gr, *z = gr + H, *cand = gr + 2 * H;
-          const T* hc = aux + (t * B + b) * H;
-          const T* hp = prev_h + (t * B + b) * H;
-          T* dh_row_g = dh_step + b * GH;
-          for (int64_t j = 0; j < H; ++j) {
-            const T dht = dh_row[j] + dout_row[j];
-            const T dac = dht * (T(1) - z[j]) * (T(1) - cand[j] * cand[j]);
-            const T dar = dac * hc[j] * r[j] * (T(1) - r[j]);
-            const T daz = dht * (hp[j] - cand[j]) * z[j] * (T(1) - z[j]);
-            dx_row[j] = dar;
-            dx_row[H + j] = daz;
-            dx_row[2 * H + j] = dac;
-            dh_row_g[j] = dar;
-            dh_row_g[H + j] = daz;
-            dh_row_g[2 * H + j] = dac * r[j];
-            dh_row[j] = dht * z[j];
-          }
-        } else {
-          for (int64_t j = 0; j < H; ++j) {
-            const T dht = dh_row[j] + dout_row[j];
-            const T y = gr[j];
-            dx_row[j] = s.mode == RnnMode::kRnnTanh ? dht * (T(1) - y * y)
-                                                     : (y > T(0) ? dht : T(0));
-            dh_row[j] = T(0);
-          }
+        Tanh(dx_row, H);
+        for (int64_t j = 0; j < H; ++j) {
+          const T tc = dx_row[j];
+          const T dht = dh_row[j] + dout_row[j];
+          const T dct = dc_row[j] + dht * o[j] * (T(1) - tc * tc);
+          dx_row[3 * H + j] = dht * tc * o[j] * (T(1) - o[j]);
+          dx_row[j] = dct * cand[j] * i[j] * (T(1) - i[j]);
+          dx_row[H + j] = dct * c_prev[j] * f[j] * (T(1) - f[j]);
+          dx_row[2 * H + j] = dct * i[j] * (T(1) - cand[j] * cand[j]);
+          dc_row[j] = dct * f[j];
+          dh_row[j] = T(0);  // the hidden GEMM below adds the rest
+        }
+      } else if (s.mode == RnnMode::kGru) {
+        const T *r = gr, *z = gr + H, *cand = gr + 2 * H;
+        const T* hc = aux + (t * B + b) * H;
+        const T* hp = prev_h + (t * B + b) * H;
+        T* dh_row_g = dh_step + b * GH;
+        for (int64_t j = 0; j < H; ++j) {
+          const T dht = dh_row[j] + dout_row[j];
+          const T dac = dht * (T(1) - z[j]) * (T(1) - cand[j] * cand[j]);
+          const T dar = dac * hc[j] * r[j] * (T(1) - r[j]);
+          const T daz = dht * (hp[j] - cand[j]) * z[j] * (T(1) - z[j]);
+          dx_row[j] = dar;
+          dx_row[H + j] = daz;
+          dx_row[2 * H + j] = dac;
+          dh_row_g[j] = dar;
+          dh_row_g[H + j] = daz;
+          dh_row_g[2 * H + j] = dac * r[j];
+          dh_row[j] = dht * z[j];
+        }
+      } else {
+        for (int64_t j = 0; j < H; ++j) {
+          const T dht = dh_row[j] + dout_row[j];
+          const T y = gr[j];
+          dx_row[j] = s.mode == RnnMode::kRnnTanh ? dht * (T(1) - y * y) : (y > T(0) ? dht : T(0));
+          dh_row[j] = T(0);
         }
       }
-    });
-    Gemm<T>(false, false, B, H, GH, T(1), dh_step, GH, w.w_hh, H, T(1), dh, H);
+    }
+    hidden(b1 - b0, dh_step + b0 * GH, dh + b0 * H, true);
   }
 }
 
@@ -403,9 +412,12 @@ void RnnBackward(const RnnShape& s, const RnnBackwardArgs<T>& a) {
       std::memcpy(dh.data(), a.state_grad[0] + state_offset, sizeof(T) * B * H);
       if (lstm) std::memcpy(dc.data(), a.state_grad[1] + state_offset, sizeof(T) * B * H);
       T* dhg_data = gru ? dhg.data() : dxg.data();
-      BackwardDirection<T>(s, w, a.lengths, d, a.reserve + layout.gates(l, d),
-                           a.reserve + layout.prev_hidden(l, d), a.reserve + layout.aux(l, d),
-                           dout, dh.data(), dc.data(), dxg.data(), dhg_data);
+      const RnnStepGemm<T> hidden(w.w_hh, GH, H, false, BatchSliceRows(B));
+      ForBatchSlices(B, [&](int64_t b0, int64_t b1) {
+        BackwardDirection<T>(s, a.lengths, hidden, d, b0, b1, a.reserve + layout.gates(l, d),
+                             a.reserve + layout.prev_hidden(l, d), a.reserve + layout.aux(l, d),
+                             dout, dh.data(), dc.data(), dxg.data(), dhg_data);
+      });
       if (!a.init_state_grad.empty() && a.init_state_grad[0] != nullptr) {
         std::memcpy(a.init_state_grad[0] + state_offset, dh.data(), sizeof(T) * B * H);
       }

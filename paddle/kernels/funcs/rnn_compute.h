@@ -69,9 +69,9 @@ struct RnnForwardArgs {
   bool training = false;
   int64_t seed = 0;
   T* out = nullptr;
-  std::vector<T*> final_state;        // like init_state
-  T* reserve = nullptr;               // RnnReserveLayout(shape).total elements
-  uint8_t* dropout_mask = nullptr;    // [L - 1, T, B, D * H] when training with dropout
+  std::vector<T*> final_state;      // like init_state
+  T* reserve = nullptr;             // RnnReserveLayout(shape).total elements
+  uint8_t* dropout_mask = nullptr;  // [L - 1, T, B, D * H] when training with dropout
 };
 
 template <typename T>

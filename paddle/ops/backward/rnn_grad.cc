@@ -15,10 +15,9 @@ void rnn_grad(const Tensor& x, const std::vector<Tensor>& pre_state,
               int input_size, int hidden_size, int num_layers, const std::string& mode, int seed,
               bool is_test, Tensor* x_grad, const std::vector<Tensor*>& pre_state_grad,
               const std::vector<Tensor*>& weight_list_grad) {
-  auto [dx, dstates, dweights] =
-      ops::rnn_grad(x, pre_state, weight_list, sequence_length, dropout_state, reserve, out_grad,
-                    state_grad, dropout_prob, is_bidirec, input_size, hidden_size, num_layers,
-                    mode, seed, is_test);
+  auto [dx, dstates, dweights] = ops::rnn_grad(
+      x, pre_state, weight_list, sequence_length, dropout_state, reserve, out_grad, state_grad,
+      dropout_prob, is_bidirec, input_size, hidden_size, num_layers, mode, seed, is_test);
   if (x_grad) *x_grad = dx;
   for (size_t i = 0; i < pre_state_grad.size() && i < dstates.size(); ++i) {
     if (pre_state_grad[i]) *pre_state_grad[i] = dstates[i];

@@ -14,9 +14,9 @@ namespace {
 funcs::RnnShape CheckRnnArgs(const char* op, const TensorMeta& x,
                              const std::vector<TensorMeta>& pre_state,
                              const std::vector<TensorMeta>& weight_list,
-                             const TensorMeta* sequence_length, float dropout_prob,
-                             bool is_bidirec, int32_t input_size, int32_t hidden_size,
-                             int32_t num_layers, const std::string& mode) {
+                             const TensorMeta* sequence_length, float dropout_prob, bool is_bidirec,
+                             int32_t input_size, int32_t hidden_size, int32_t num_layers,
+                             const std::string& mode) {
   funcs::RnnShape s;
   s.mode = funcs::ParseRnnMode(op, mode);
   PD_CHECK(x.dims.size() == 3,
@@ -24,9 +24,10 @@ funcs::RnnShape CheckRnnArgs(const char* op, const TensorMeta& x,
                                    ": argument 'x' (Input) must be a 3-D tensor [time_steps, "
                                    "batch_size, input_size], received shape ",
                                    x.dims.ToString()));
-  PD_CHECK(x.dtype == DataType::FLOAT32 || x.dtype == DataType::FLOAT64,
-           errors::InvalidArgument(op, ": argument 'x' (Input) must be float32 or float64, received ",
-                                   DataTypeName(x.dtype)));
+  PD_CHECK(
+      x.dtype == DataType::FLOAT32 || x.dtype == DataType::FLOAT64,
+      errors::InvalidArgument(op, ": argument 'x' (Input) must be float32 or float64, received ",
+                              DataTypeName(x.dtype)));
   PD_CHECK(hidden_size > 0,
            errors::InvalidArgument(op, ": attribute 'hidden_size' must be positive, received ",
                                    hidden_size));
@@ -49,10 +50,11 @@ funcs::RnnShape CheckRnnArgs(const char* op, const TensorMeta& x,
   const int64_t units = int64_t{num_layers} * s.num_directions;
 
   const size_t states = funcs::RnnStateCount(s.mode);
-  PD_CHECK(pre_state.size() == states,
-           errors::InvalidArgument(op, ": argument 'pre_state' (PreState) of mode ", mode,
-                                   " must hold ", states, states == 2 ? " tensors (h0, c0)" : " tensor (h0)",
-                                   ", received ", pre_state.size()));
+  PD_CHECK(
+      pre_state.size() == states,
+      errors::InvalidArgument(op, ": argument 'pre_state' (PreState) of mode ", mode, " must hold ",
+                              states, states == 2 ? " tensors (h0, c0)" : " tensor (h0)",
+                              ", received ", pre_state.size()));
   const DDim state_dims({units, s.batch, hidden_size});
   for (size_t i = 0; i < pre_state.size(); ++i) {
     PD_CHECK(ShapesAgree(pre_state[i].dims, state_dims),
@@ -99,14 +101,13 @@ funcs::RnnShape CheckRnnArgs(const char* op, const TensorMeta& x,
     }
   }
   if (sequence_length != nullptr) {
-    PD_CHECK(sequence_length->dims.size() == 1 && DimsAgree(sequence_length->dims[0], s.batch),
-             errors::InvalidArgument(op,
-                                     ": argument 'sequence_length' (SequenceLength) must be 1-D "
-                                     "with one length per sequence (batch_size ",
-                                     s.batch, "), received shape ",
-                                     sequence_length->dims.ToString()));
-    PD_CHECK(sequence_length->dtype == DataType::INT32 ||
-                 sequence_length->dtype == DataType::INT64,
+    PD_CHECK(
+        sequence_length->dims.size() == 1 && DimsAgree(sequence_length->dims[0], s.batch),
+        errors::InvalidArgument(op,
+                                ": argument 'sequence_length' (SequenceLength) must be 1-D "
+                                "with one length per sequence (batch_size ",
+                                s.batch, "), received shape ", sequence_length->dims.ToString()));
+    PD_CHECK(sequence_length->dtype == DataType::INT32 || sequence_length->dtype == DataType::INT64,
              errors::InvalidArgument(op,
                                      ": argument 'sequence_length' (SequenceLength) must be int32 "
                                      "or int64, received ",
@@ -146,39 +147,37 @@ void RnnInferMeta(const TensorMeta& x, const std::vector<TensorMeta>& pre_state,
 }
 
 void RnnGradInferMeta(const TensorMeta& x, const std::vector<TensorMeta>& pre_state,
-                      const std::vector<TensorMeta>& weight_list,
-                      const TensorMeta* sequence_length, const TensorMeta& dropout_state,
-                      const TensorMeta& reserve, const TensorMeta& out_grad,
-                      const std::vector<TensorMeta>& state_grad, float dropout_prob,
-                      bool is_bidirec, int32_t input_size, int32_t hidden_size,
+                      const std::vector<TensorMeta>& weight_list, const TensorMeta* sequence_length,
+                      const TensorMeta& dropout_state, const TensorMeta& reserve,
+                      const TensorMeta& out_grad, const std::vector<TensorMeta>& state_grad,
+                      float dropout_prob, bool is_bidirec, int32_t input_size, int32_t hidden_size,
                       int32_t num_layers, const std::string& mode, int32_t seed, bool is_test,
                       TensorMeta* x_grad, std::vector<TensorMeta>* pre_state_grad,
                       std::vector<TensorMeta>* weight_list_grad) {
   const funcs::RnnShape s =
-      CheckRnnArgs("rnn_grad", x, pre_state, weight_list, sequence_length, dropout_prob,
-                   is_bidirec, input_size, hidden_size, num_layers, mode);
+      CheckRnnArgs("rnn_grad", x, pre_state, weight_list, sequence_length, dropout_prob, is_bidirec,
+                   input_size, hidden_size, num_layers, mode);
   const DDim out_dims({s.seq_len, s.batch, s.num_directions * s.hidden_size});
-  PD_CHECK(ShapesAgree(out_grad.dims, out_dims) && out_grad.dtype == x.dtype,
-           errors::InvalidArgument("rnn_grad: argument 'out_grad' must be a ",
-                                   DataTypeName(x.dtype), " tensor of shape ", out_dims.ToString(),
-                                   ", received ", DataTypeName(out_grad.dtype), " ",
-                                   out_grad.dims.ToString()));
+  PD_CHECK(
+      ShapesAgree(out_grad.dims, out_dims) && out_grad.dtype == x.dtype,
+      errors::InvalidArgument("rnn_grad: argument 'out_grad' must be a ", DataTypeName(x.dtype),
+                              " tensor of shape ", out_dims.ToString(), ", received ",
+                              DataTypeName(out_grad.dtype), " ", out_grad.dims.ToString()));
   PD_CHECK(state_grad.size() == pre_state.size(),
            errors::InvalidArgument("rnn_grad: argument 'state_grad' must hold ", pre_state.size(),
                                    " tensors, received ", state_grad.size()));
   for (size_t i = 0; i < state_grad.size(); ++i) {
     PD_CHECK(ShapesAgree(state_grad[i].dims, pre_state[i].dims),
-             errors::InvalidArgument("rnn_grad: argument 'state_grad' [", i,
-                                     "] must have shape ", pre_state[i].dims.ToString(),
-                                     ", received ", state_grad[i].dims.ToString()));
+             errors::InvalidArgument("rnn_grad: argument 'state_grad' [", i, "] must have shape ",
+                                     pre_state[i].dims.ToString(), ", received ",
+                                     state_grad[i].dims.ToString()));
   }
   const bool known = !IsUnknown(s.seq_len) && !IsUnknown(s.batch);
   PD_CHECK(!known || IsUnknown(reserve.dims.numel()) ||
                reserve.dims.numel() == funcs::RnnReserveLayout(s).total,
-           errors::InvalidArgument("rnn_grad: argument 'reserve' must hold ",
-                                   funcs::RnnReserveLayout(s).total,
-                                   " values written by the forward rnn, received shape ",
-                                   reserve.dims.ToString()));
+           errors::InvalidArgument(
+               "rnn_grad: argument 'reserve' must hold ", funcs::RnnReserveLayout(s).total,
+               " values written by the forward rnn, received shape ", reserve.dims.ToString()));
   *x_grad = x;
   *pre_state_grad = pre_state;
   *weight_list_grad = weight_list;

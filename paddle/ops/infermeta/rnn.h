@@ -25,11 +25,10 @@ void RnnInferMeta(const TensorMeta& x, const std::vector<TensorMeta>& pre_state,
 
 // Each gradient takes its input's meta.
 void RnnGradInferMeta(const TensorMeta& x, const std::vector<TensorMeta>& pre_state,
-                      const std::vector<TensorMeta>& weight_list,
-                      const TensorMeta* sequence_length, const TensorMeta& dropout_state,
-                      const TensorMeta& reserve, const TensorMeta& out_grad,
-                      const std::vector<TensorMeta>& state_grad, float dropout_prob,
-                      bool is_bidirec, int32_t input_size, int32_t hidden_size,
+                      const std::vector<TensorMeta>& weight_list, const TensorMeta* sequence_length,
+                      const TensorMeta& dropout_state, const TensorMeta& reserve,
+                      const TensorMeta& out_grad, const std::vector<TensorMeta>& state_grad,
+                      float dropout_prob, bool is_bidirec, int32_t input_size, int32_t hidden_size,
                       int32_t num_layers, const std::string& mode, int32_t seed, bool is_test,
                       TensorMeta* x_grad, std::vector<TensorMeta>* pre_state_grad,
                       std::vector<TensorMeta>* weight_list_grad);
