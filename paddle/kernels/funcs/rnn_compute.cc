@@ -138,7 +138,7 @@ LayerWeights<T> WeightsOf(const RnnShape& s, const std::vector<const T*>& weight
 }
 
 // Rows [b0, b1) of one direction of one layer, forward. gates holds the input projection of
-// every step on entry.
+// every step (x W_ih^T, no bias) on entry; `hidden` adds h W_hh^T and the biases.
 template <typename T>
 void ForwardDirection(const RnnShape& s, const LayerWeights<T>& w, const int64_t* lengths,
                       const RnnStepGemm<T>& hidden, int direction, int64_t b0, int64_t b1, T* gates,
@@ -160,13 +160,13 @@ void ForwardDirection(const RnnShape& s, const LayerWeights<T>& w, const int64_t
       for (int64_t b = b0; b < b1; ++b) {
         T* gr = g + b * GH;
         const T* hg = hidden_gates + b * GH;
-        for (int64_t j = 0; j < 2 * H; ++j) gr[j] += hg[j] + w.b_hh[j];
+        for (int64_t j = 0; j < 2 * H; ++j) gr[j] += hg[j] + w.b_ih[j];
         Sigmoid(gr, 2 * H);
         T* hc = hc_step + b * H;
         T* cand = gr + 2 * H;
         for (int64_t j = 0; j < H; ++j) {
-          hc[j] = hg[2 * H + j] + w.b_hh[2 * H + j];
-          cand[j] += gr[j] * hc[j];
+          hc[j] = hg[2 * H + j];
+          cand[j] += w.b_ih[2 * H + j] + gr[j] * hc[j];
         }
         Tanh(cand, H);
         T* o_row = o_step + b * out_stride;
@@ -251,8 +251,8 @@ template <typename T>
 void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
   const RnnReserveLayout layout(s);
   const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width(), rows = s.seq_len * B;
-  const bool lstm = s.mode == RnnMode::kLstm;
-  std::vector<T> hidden_gates(s.mode == RnnMode::kGru ? B * GH : 0);
+  const bool lstm = s.mode == RnnMode::kLstm, gru = s.mode == RnnMode::kGru;
+  std::vector<T> hidden_gates(gru ? B * GH : 0);
   std::vector<T> bias(GH);
   const int64_t layer_io = rows * s.num_directions * H;
   for (int l = 0; l < s.num_layers; ++l) {
@@ -262,25 +262,16 @@ void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
     for (int d = 0; d < s.num_directions; ++d) {
       const LayerWeights<T> w = WeightsOf(s, a.weights, l, d);
       T* gates = a.reserve + layout.gates(l, d);
-      // Both biases join the input projection, except the GRU's hidden one (see above).
-      for (int64_t j = 0; j < GH; ++j) {
-        bias[j] = w.b_ih[j] + (s.mode == RnnMode::kGru ? T(0) : w.b_hh[j]);
-      }
-      ParallelFor(
-          rows,
-          [&](int64_t begin, int64_t end) {
-            for (int64_t r = begin; r < end; ++r) {
-              std::memcpy(gates + r * GH, bias.data(), sizeof(T) * GH);
-            }
-          },
-          kParallelThreshold / GH + 1);
-      Gemm<T>(false, true, rows, GH, in_size, T(1), in, in_size, w.w_ih, in_size, T(1), gates, GH);
+      // The biases join each step's hidden GEMM: both of them, except for the GRU, whose input
+      // bias the gate math adds (its hidden projection stays apart, see ForwardDirection).
+      for (int64_t j = 0; j < GH; ++j) bias[j] = w.b_hh[j] + (gru ? T(0) : w.b_ih[j]);
+      Gemm<T>(false, true, rows, GH, in_size, T(1), in, in_size, w.w_ih, in_size, T(0), gates, GH);
       const int64_t state_offset = (l * s.num_directions + d) * B * H;
       T* h = a.final_state[0] + state_offset;
       T* c = lstm ? a.final_state[1] + state_offset : nullptr;
       std::memcpy(h, a.init_state[0] + state_offset, sizeof(T) * B * H);
       if (lstm) std::memcpy(c, a.init_state[1] + state_offset, sizeof(T) * B * H);
-      const RnnStepGemm<T> hidden(w.w_hh, H, GH, true, BatchSliceRows(B));
+      const RnnStepGemm<T> hidden(w.w_hh, H, GH, true, BatchSliceRows(B), bias.data());
       ForBatchSlices(B, [&](int64_t b0, int64_t b1) {
         ForwardDirection<T>(s, w, a.lengths, hidden, d, b0, b1, gates,
                             a.reserve + layout.prev_hidden(l, d), a.reserve + layout.aux(l, d), h,

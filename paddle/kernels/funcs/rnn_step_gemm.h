@@ -15,16 +15,19 @@ template <typename T>
 class RnnStepGemm {
  public:
   // W is k x n, stored row-major as [k, n], or as [n, k] when `transposed`. `rows_hint` is the
-  // row count most calls will have (the packed layout is chosen for it).
-  RnnStepGemm(const T* w, int64_t k, int64_t n, bool transposed, int64_t rows_hint);
+  // row count most calls will have (the packed layout is chosen for it). `bias` (n values, or
+  // null) is added to every row of every product.
+  RnnStepGemm(const T* w, int64_t k, int64_t n, bool transposed, int64_t rows_hint,
+              const T* bias = nullptr);
   ~RnnStepGemm();
-  // c [m, n] (row stride n) = a [m, k] (row stride k) @ W, plus c's values when `accumulate`.
-  // Thread-safe: each thread may run its own rows.
+  // c [m, n] (row stride n) = a [m, k] (row stride k) @ W + bias, plus c's values when
+  // `accumulate`. Thread-safe: each thread may run its own rows.
   void operator()(int64_t m, const T* a, T* c, bool accumulate) const;
 
  private:
   struct Packed;
   const T* w_;
+  const T* bias_;
   int64_t k_, n_;
   bool transposed_;
   std::unique_ptr<Packed> packed_;
