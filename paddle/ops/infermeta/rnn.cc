@@ -43,7 +43,8 @@ funcs::RnnShape CheckRnnArgs(const char* op, const TensorMeta& x,
                                    x.dims.ToString()));
   s.seq_len = x.dims[0];
   s.batch = x.dims[1];
-  s.input_size = input_size;
+  // The kernel reads x's feature count, so the weights are checked against it when it is known.
+  s.input_size = IsUnknown(x.dims[2]) ? input_size : x.dims[2];
   s.hidden_size = hidden_size;
   s.num_layers = num_layers;
   s.num_directions = is_bidirec ? 2 : 1;
@@ -167,17 +168,28 @@ void RnnGradInferMeta(const TensorMeta& x, const std::vector<TensorMeta>& pre_st
            errors::InvalidArgument("rnn_grad: argument 'state_grad' must hold ", pre_state.size(),
                                    " tensors, received ", state_grad.size()));
   for (size_t i = 0; i < state_grad.size(); ++i) {
-    PD_CHECK(ShapesAgree(state_grad[i].dims, pre_state[i].dims),
-             errors::InvalidArgument("rnn_grad: argument 'state_grad' [", i, "] must have shape ",
-                                     pre_state[i].dims.ToString(), ", received ",
-                                     state_grad[i].dims.ToString()));
+    PD_CHECK(ShapesAgree(state_grad[i].dims, pre_state[i].dims) && state_grad[i].dtype == x.dtype,
+             errors::InvalidArgument(
+                 "rnn_grad: argument 'state_grad' [", i, "] must be a ", DataTypeName(x.dtype),
+                 " tensor of shape ", pre_state[i].dims.ToString(), ", received ",
+                 DataTypeName(state_grad[i].dtype), " ", state_grad[i].dims.ToString()));
   }
   const bool known = !IsUnknown(s.seq_len) && !IsUnknown(s.batch);
-  PD_CHECK(!known || IsUnknown(reserve.dims.numel()) ||
-               reserve.dims.numel() == funcs::RnnReserveLayout(s).total,
-           errors::InvalidArgument(
-               "rnn_grad: argument 'reserve' must hold ", funcs::RnnReserveLayout(s).total,
-               " values written by the forward rnn, received shape ", reserve.dims.ToString()));
+  const int64_t masks = KnownNumel(dropout_state.dims);
+  const int64_t mask_size = (int64_t{num_layers} - 1) * s.seq_len * s.batch * out_dims[2];
+  PD_CHECK(dropout_state.dtype == DataType::UINT8 && (!known || masks <= 0 || masks == mask_size),
+           errors::InvalidArgument("rnn_grad: argument 'dropout_state' must be the uint8 masks "
+                                   "the forward rnn wrote (",
+                                   mask_size, " values, or none), received ",
+                                   DataTypeName(dropout_state.dtype), " ",
+                                   dropout_state.dims.ToString()));
+  PD_CHECK(
+      reserve.dtype == x.dtype && (!known || KnownNumel(reserve.dims) < 0 ||
+                                   KnownNumel(reserve.dims) == funcs::RnnReserveLayout(s).total),
+      errors::InvalidArgument("rnn_grad: argument 'reserve' must hold ",
+                              funcs::RnnReserveLayout(s).total,
+                              " values written by the forward rnn, received ",
+                              DataTypeName(reserve.dtype), " ", reserve.dims.ToString()));
   *x_grad = x;
   *pre_state_grad = pre_state;
   *weight_list_grad = weight_list;

@@ -227,3 +227,38 @@ def test_bad_arguments_raise_typed_errors():
         paddle.nn.GRUCell(3, 0)
     with pytest.raises(ValueError, match="proj_size must be smaller than hidden_size"):
         paddle.nn.LSTMCell(3, 4, proj_size=4)
+
+
+@pytest.mark.parametrize("slot, value, match", [
+    ("Reserve", np.zeros(7, np.float32), "argument 'reserve' must hold"),
+    ("DropoutState", np.zeros(5, np.uint8), "argument 'dropout_state' must be the uint8 masks"),
+    ("State@GRAD", np.zeros((1, 2, 3), np.float64), "argument 'state_grad' \\[0\\] must be a float32"),
+])
+def test_rnn_grad_program_rejects_foreign_buffers(slot, value, match):
+    """A program's rnn_grad whose Reserve, DropoutState or state gradient did not come from the
+    forward op fails with a typed error before the kernel reads them."""
+    rng = np.random.default_rng(0)
+    arrays = {"x": rng.standard_normal((4, 2, 3)), "h0": rng.standard_normal((1, 2, 3)),
+              "w_ih": rng.standard_normal((3, 3)), "w_hh": rng.standard_normal((3, 3)),
+              "b_ih": rng.standard_normal(3), "b_hh": rng.standard_normal(3)}
+    feed = {k: v.astype(np.float32) for k, v in arrays.items()}
+    feed["foreign"] = value
+    with static_mode():
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            v = {k: paddle.static.data(k, a.shape, a.dtype.name) for k, a in feed.items()}
+            out, dropout_state, state, reserve = paddle._C_ops.rnn(
+                v["x"], [v["h0"]], [v["w_ih"], v["w_hh"], v["b_ih"], v["b_hh"]], None, 0.0,
+                False, 3, 3, 1, "RNN_TANH", 0, False)
+            block = main.global_block()
+            slots = {"Input": [v["x"]], "PreState": [v["h0"]],
+                     "WeightList": [v["w_ih"], v["w_hh"], v["b_ih"], v["b_hh"]],
+                     "DropoutState": [dropout_state], "Reserve": [reserve], "Out": [out],
+                     "State": list(state), "Out@GRAD": [out], "State@GRAD": list(state)}
+            slots[slot] = [v["foreign"]]
+            dx = block.create_var(name="dx", shape=[4, 2, 3], dtype="float32")
+            block.append_op("rnn_grad", inputs=slots, outputs={"Input@GRAD": [dx]},
+                            attrs={"is_bidirec": False, "input_size": 3, "hidden_size": 3,
+                                   "num_layers": 1, "mode": "RNN_TANH", "is_test": False})
+        with pytest.raises(ValueError, match=match):
+            paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[dx])
