@@ -10,6 +10,7 @@
 #include "paddle/kernels/funcs/parallel_for.h"
 #include "paddle/kernels/funcs/random_fill.h"
 #include "paddle/kernels/funcs/rnn_step_gemm.h"
+#include "paddle/memory/malloc.h"
 
 namespace paddle::funcs {
 
@@ -97,6 +98,19 @@ template <typename T>
 void Relu(T* a, int64_t n) {
   for (int64_t j = 0; j < n; ++j) a[j] = a[j] > T(0) ? a[j] : T(0);
 }
+
+// Uninitialised working memory from the framework's allocator, which keeps freed chunks: the
+// buffers of one call are reused by the next without zeroing or page faults.
+template <typename T>
+class Scratch {
+ public:
+  explicit Scratch(int64_t n)
+      : holder_(memory::AllocUnique(CPUPlace(), sizeof(T) * static_cast<size_t>(n))) {}
+  T* data() const { return static_cast<T*>(holder_->ptr()); }
+
+ private:
+  memory::AllocationPtr holder_;
+};
 
 inline bool Valid(const int64_t* lengths, int64_t t, int64_t b) {
   return lengths == nullptr || t < lengths[b];
@@ -252,8 +266,7 @@ void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
   const RnnReserveLayout layout(s);
   const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width(), rows = s.seq_len * B;
   const bool lstm = s.mode == RnnMode::kLstm, gru = s.mode == RnnMode::kGru;
-  std::vector<T> hidden_gates(gru ? B * GH : 0);
-  std::vector<T> bias(GH);
+  Scratch<T> hidden_gates(gru ? B * GH : 0), bias(GH);
   const int64_t layer_io = rows * s.num_directions * H;
   for (int l = 0; l < s.num_layers; ++l) {
     const int64_t in_size = s.layer_input_size(l);
@@ -264,7 +277,7 @@ void RnnForward(const RnnShape& s, const RnnForwardArgs<T>& a) {
       T* gates = a.reserve + layout.gates(l, d);
       // The biases join each step's hidden GEMM: both of them, except for the GRU, whose input
       // bias the gate math adds (its hidden projection stays apart, see ForwardDirection).
-      for (int64_t j = 0; j < GH; ++j) bias[j] = w.b_hh[j] + (gru ? T(0) : w.b_ih[j]);
+      for (int64_t j = 0; j < GH; ++j) bias.data()[j] = w.b_hh[j] + (gru ? T(0) : w.b_ih[j]);
       Gemm<T>(false, true, rows, GH, in_size, T(1), in, in_size, w.w_ih, in_size, T(0), gates, GH);
       const int64_t state_offset = (l * s.num_directions + d) * B * H;
       T* h = a.final_state[0] + state_offset;
@@ -387,15 +400,16 @@ void RnnBackward(const RnnShape& s, const RnnBackwardArgs<T>& a) {
   const int64_t B = s.batch, H = s.hidden_size, GH = s.gate_width(), rows = s.seq_len * B;
   const bool lstm = s.mode == RnnMode::kLstm, gru = s.mode == RnnMode::kGru;
   const int64_t layer_io = rows * s.num_directions * H;
-  std::vector<T> dxg(rows * GH), dhg(gru ? rows * GH : 0);
-  std::vector<T> dh(B * H), dc(lstm ? B * H : 0);
+  Scratch<T> dxg(rows * GH), dhg(gru ? rows * GH : 0), dh(B * H), dc(lstm ? B * H : 0);
   // The gradient of the current layer's output, and of its input (the output of the layer below).
-  std::vector<T> upper_grad(s.num_layers > 1 ? layer_io : 0), lower_grad(upper_grad.size());
+  Scratch<T> upper(s.num_layers > 1 ? layer_io : 0), lower(s.num_layers > 1 ? layer_io : 0);
+  T* upper_grad = upper.data();
+  T* lower_grad = lower.data();
   const T* dout = a.out_grad;
   for (int l = s.num_layers - 1; l >= 0; --l) {
     const int64_t in_size = s.layer_input_size(l);
     const T* in = l == 0 ? a.x : a.reserve + layout.layer_input(l);
-    T* din = l == 0 ? a.x_grad : lower_grad.data();
+    T* din = l == 0 ? a.x_grad : lower_grad;
     for (int d = 0; d < s.num_directions; ++d) {
       const LayerWeights<T> w = WeightsOf(s, a.weights, l, d);
       const int64_t k = l * s.num_directions + d;
@@ -443,8 +457,8 @@ void RnnBackward(const RnnShape& s, const RnnBackwardArgs<T>& a) {
       const T scale = a.dropout_prob >= 1.0f ? T(0) : T(1) / static_cast<T>(1.0f - a.dropout_prob);
       for (int64_t i = 0; i < layer_io; ++i) lower_grad[i] = mask[i] ? lower_grad[i] * scale : T(0);
     }
-    upper_grad.swap(lower_grad);
-    dout = upper_grad.data();
+    std::swap(upper_grad, lower_grad);
+    dout = upper_grad;
   }
 }
 
