@@ -53,7 +53,8 @@ def resident_mb():
 
 
 def predictor_times(prefix, runs, ir_optim):
-    """(creation seconds, best run seconds, RSS MB after creation, output) of one predictor."""
+    """(creation seconds, best run seconds, RSS MB after creation, RSS MB after the runs, output)
+    of one predictor."""
     import numpy as np
     import paddle.inference as inference
     x = np.load(prefix + ".input.npy")
@@ -80,7 +81,7 @@ def predictor_times(prefix, runs, ir_optim):
         t = time.perf_counter()
         run()
         best = min(best, time.perf_counter() - t)
-    return created, best, rss, result
+    return created, best, rss, resident_mb(), result
 
 
 def torch_time(runs):
@@ -104,10 +105,12 @@ def worker(args):
     if args.worker == "torch":
         print(json.dumps({"run_ms": torch_time(args.runs) * 1e3}))
         return
-    created, best, rss, result = predictor_times(args.prefix, args.runs, args.worker == "ir_on")
+    created, best, rss, rss_run, result = predictor_times(args.prefix, args.runs,
+                                                          args.worker == "ir_on")
     import numpy as np
     np.save(args.prefix + f".{args.tag}.out.npy", result)
-    print(json.dumps({"create_s": created, "run_ms": best * 1e3, "rss_mb": rss}))
+    print(json.dumps({"create_s": created, "run_ms": best * 1e3, "rss_mb": rss,
+                      "rss_after_runs_mb": rss_run}))
 
 
 def measure(python, worker_name, prefix, runs, tag, keep_pythonpath=True):
@@ -159,15 +162,17 @@ def main():
     flop = 2 * 4.1e9
     print(f"ResNet-50, batch 1, float32, {os.environ.get('OMP_NUM_THREADS', '2')} threads "
           f"(physical limit {flop / PEAK_GFLOPS / 1e6:.0f} ms at {PEAK_GFLOPS:.0f} GFLOP/s)")
-    print(f"{'':40} {'run ms':>8} {'create s':>9} {'RSS MB':>8} {'of peak':>8} "
-          f"{'vs IR off':>10}")
+    print(f"{'':40} {'run ms':>8} {'create s':>9} {'RSS MB':>8} {'after run':>9} "
+          f"{'of peak':>8} {'vs IR off':>10}")
     for name, r in results.items():
         create = f"{r['create_s']:.2f}" if "create_s" in r else "-"
         rss = f"{r['rss_mb']:.0f}" if "rss_mb" in r else "-"
+        rss_run = f"{r['rss_after_runs_mb']:.0f}" if "rss_after_runs_mb" in r else "-"
         peak = flop / (r["run_ms"] / 1e3) / 1e9 / PEAK_GFLOPS
         diff = (f"{r['max_rel_diff_vs_ir_off']:.1e}" if "max_rel_diff_vs_ir_off" in r
                 else "-")
-        print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {peak:8.0%} {diff:>10}")
+        print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {rss_run:>9} {peak:8.0%} "
+              f"{diff:>10}")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"),
