@@ -1683,3 +1683,4 @@ from op_db_roi import ROI_OPS  # noqa: E402
 
 OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS + POOL_OPS
           + RESAMPLE_OPS + ROI_OPS)
+from op_db_attn import ATTENTION_OPS; OP_DB += ATTENTION_OPS  # noqa: E402,E702

@@ -18,6 +18,9 @@ from .layer.loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
 from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
                          LocalResponseNorm, SpectralNorm, SyncBatchNorm)
+from .layer.transformer import (MultiHeadAttention, Transformer, TransformerDecoder,  # noqa: F401
+                                TransformerDecoderLayer, TransformerEncoder,
+                                TransformerEncoderLayer)
 from .layer.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D,  # noqa: F401
                             AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D,
                             AvgPool2D, AvgPool3D, LPPool1D, LPPool2D, MaxPool1D, MaxPool2D,
@@ -44,3 +47,5 @@ __all__ += ["AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "Adap
             "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
             "LPPool1D", "LPPool2D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxUnPool1D",
             "MaxUnPool2D", "MaxUnPool3D"]
+__all__ += ["MultiHeadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+            "TransformerEncoder", "TransformerEncoderLayer"]
