@@ -1,7 +1,8 @@
-"""Harness entries (op_db.py) of flash_attn, its gradient kernel and
-paddle.nn.functional.scaled_dot_product_attention, with a NumPy reference that replays the
-kernel's dropout draws (the hash of paddle/kernels/funcs/flash_attention.cc), so dropout is
-compared exactly and its float64 gradient checked numerically under a fixed seed."""
+"""Harness entries (op_db.py) of flash_attn, its gradient kernel,
+paddle.nn.functional.scaled_dot_product_attention and gelu's gradient kernel. The NumPy reference
+of flash_attn replays the kernel's dropout draws (the hash of
+paddle/kernels/funcs/flash_attention.cc), so dropout is compared exactly and its float64 gradient
+checked numerically under a fixed seed."""
 import math
 
 import numpy as np
@@ -191,6 +192,30 @@ def sdpa_samples(rng):
     ]
 
 
+def sum_to_shape(value, shape):
+    """value summed over the dims it was broadcast along from `shape` (a gradient's reduction)."""
+    value = value.sum(axis=tuple(range(value.ndim - len(shape)))) if value.ndim > len(shape) else value
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and value.shape[i] != 1)
+    return value.sum(axis=axes, keepdims=True) if axes else value
+
+
+def gelu_grad_np(x, out_grad, approximate=False):
+    """out_grad * gelu'(x), summed to x's shape where out_grad broadcast it."""
+    if approximate:
+        k, c = math.sqrt(2 / math.pi), 0.044715
+        t = np.tanh(k * (x + c * x ** 3))
+        slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
+    else:
+        cdf = 0.5 * (1 + np.vectorize(math.erf, otypes=[float])(x / math.sqrt(2)))
+        slope = cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+    return sum_to_shape(out_grad * slope, np.shape(x))
+
+
+def gelu_grad_op(x, out_grad, approximate=False):
+    return program_op("gelu_grad", {"X": x, "Out@GRAD": out_grad}, {"X@GRAD": "X"},
+                      {"approximate": approximate})[0]
+
+
 def zeros(*shape):
     return np.zeros(shape)
 
@@ -250,4 +275,10 @@ ATTENTION_OPS = [
                            ValueError, "flash_attn: argument 'attn_mask'"),
                ErrorSample([[1.0], zeros(2, 3, 2, 4), zeros(2, 3, 2, 4)], {}, TypeError,
                            "argument 'query' must be a Tensor")]),
+    OpInfo("gelu_grad", gelu_grad_op, gelu_grad_np, lambda rng: [
+        Sample([uniform(rng, (3, 40), -6, 6), uniform(rng, (3, 40))]),
+        Sample([uniform(rng, (2, 3, 5), -4, 4), uniform(rng, (2, 3, 5))], {"approximate": True})],
+        grad=False,
+        no_grad_reason="checked as the first-order gradient of the gelu entries, and its own gradient "
+                       "(gelu_double_grad) by their second-order check"),
 ]

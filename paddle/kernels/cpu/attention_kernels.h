@@ -48,10 +48,9 @@ funcs::AttentionMask<T> AttentionMaskOf(const DenseTensor* attn_mask) {
 template <typename T, typename Context>
 void FlashAttnKernel(const Context& ctx, const DenseTensor& q, const DenseTensor& k,
                      const DenseTensor& v, const DenseTensor* fixed_seed_offset,
-                     const DenseTensor* attn_mask, float dropout, bool causal,
-                     bool return_softmax, bool is_test, const std::string& rng_name,
-                     DenseTensor* out, DenseTensor* softmax, DenseTensor* softmax_lse,
-                     DenseTensor* seed_offset) {
+                     const DenseTensor* attn_mask, float dropout, bool causal, bool return_softmax,
+                     bool is_test, const std::string& rng_name, DenseTensor* out,
+                     DenseTensor* softmax, DenseTensor* softmax_lse, DenseTensor* seed_offset) {
   const funcs::AttentionShape shape = AttentionShapeOf(q, k, v);
   T* o = ctx.template Alloc<T>(out);
   ctx.template Alloc<T>(softmax);
@@ -68,17 +67,16 @@ void FlashAttnKernel(const Context& ctx, const DenseTensor& q, const DenseTensor
   }
   drop.seed = static_cast<uint64_t>(seed[0]);
   if (shape.batch * shape.seq_q * shape.heads == 0) return;
-  funcs::FlashAttentionForward<T>(shape, q.data<T>(), k.data<T>(),
-                                  v.data<T>(), AttentionMaskOf<T>(attn_mask), drop, causal, o,
-                                  lse);
+  funcs::FlashAttentionForward<T>(shape, q.data<T>(), k.data<T>(), v.data<T>(),
+                                  AttentionMaskOf<T>(attn_mask), drop, causal, o, lse);
 }
 
 template <typename T, typename Context>
 void FlashAttnGradKernel(const Context& ctx, const DenseTensor& q, const DenseTensor& k,
                          const DenseTensor& v, const DenseTensor& out,
                          const DenseTensor& softmax_lse, const DenseTensor& seed_offset,
-                         const DenseTensor* attn_mask, const DenseTensor& out_grad,
-                         float dropout, bool causal, DenseTensor* q_grad, DenseTensor* k_grad,
+                         const DenseTensor* attn_mask, const DenseTensor& out_grad, float dropout,
+                         bool causal, DenseTensor* q_grad, DenseTensor* k_grad,
                          DenseTensor* v_grad) {
   T* dq = ctx.template Alloc<T>(q_grad);
   T* dk = ctx.template Alloc<T>(k_grad);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "paddle/kernels/funcs/blas.h"
+#include "paddle/kernels/funcs/fast_math.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 #include "paddle/kernels/funcs/random_fill.h"
 
@@ -18,30 +19,6 @@ namespace {
 // stay in the L2 cache between the two GEMMs.
 constexpr int64_t kQueryBlock = 64;
 constexpr int64_t kKeyBlock = 256;
-
-// exp for float with only arithmetic and bit operations, so the loops over a score row
-// vectorize (std::exp does not without -ffast-math): exp(x) = 2^n exp(r), |r| <= ln(2) / 2, with
-// Cephes' degree-6 polynomial for exp(r) (relative error about 2e-7). Below -87 (and for -inf,
-// a masked score) it is 0.
-inline float ExpOf(float x) {
-  const float clamped = std::min(std::max(x, -87.0f), 88.0f);
-  const float n = std::floor(clamped * 1.44269504088896341f + 0.5f);
-  float r = clamped - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float e = p * r * r + r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float pow2;
-  std::memcpy(&pow2, &bits, sizeof(pow2));
-  return x < -87.0f ? 0.0f : e * pow2;
-}
-
-inline double ExpOf(double x) { return std::exp(x); }
 
 // The dropout draw of weight (row, column): a 32-bit hash per weight over a key per row, so a
 // row's draws vectorize and the backward regenerates them.
@@ -102,8 +79,8 @@ int64_t VisibleKeys(const AttentionShape& s, bool causal, int64_t first_row, int
 
 template <typename T>
 void FlashAttentionForward(const AttentionShape& s, const T* q, const T* k, const T* v,
-                           const AttentionMask<T>& mask, const AttentionDropout& drop,
-                           bool causal, T* out, T* lse) {
+                           const AttentionMask<T>& mask, const AttentionDropout& drop, bool causal,
+                           T* out, T* lse) {
   const int64_t D = s.head_dim, Dv = s.value_dim;
   const int64_t ldq = s.heads * D, ldk = s.kv_heads * D, ldv = s.kv_heads * Dv;
   const int64_t group = s.heads / s.kv_heads;
@@ -147,10 +124,10 @@ void FlashAttentionForward(const AttentionShape& s, const T* q, const T* k, cons
               }
               T sum = 0;
               for (int64_t c = 0; c < cols; ++c) {
-                srow[c] = ExpOf(srow[c] - new_max);
+                srow[c] = Exp(srow[c] - new_max);
                 sum += srow[c];
               }
-              const T rescale = ExpOf(row_max[r] - new_max);
+              const T rescale = Exp(row_max[r] - new_max);
               if (rescale != T(1)) {
                 T* arow = acc.data() + r * Dv;
                 for (int64_t d = 0; d < Dv; ++d) arow[d] *= rescale;
@@ -162,8 +139,8 @@ void FlashAttentionForward(const AttentionShape& s, const T* q, const T* k, cons
                 ApplyDropout(drop, RowKey(drop.seed, weight_row), j0, cols, srow, srow);
               }
             }
-            Gemm<T>(false, false, rows, Dv, cols, T(1), scores.data(), kKeyBlock,
-                    vb + j0 * ldv, ldv, T(1), acc.data(), Dv);
+            Gemm<T>(false, false, rows, Dv, cols, T(1), scores.data(), kKeyBlock, vb + j0 * ldv,
+                    ldv, T(1), acc.data(), Dv);
           }
           for (int64_t r = 0; r < rows; ++r) {
             T* orow = out + ((b * s.seq_q + i0 + r) * s.heads + h) * Dv;
@@ -186,8 +163,8 @@ void FlashAttentionForward(const AttentionShape& s, const T* q, const T* k, cons
 template <typename T>
 void FlashAttentionBackward(const AttentionShape& s, const T* q, const T* k, const T* v,
                             const T* out, const T* lse, const T* out_grad,
-                            const AttentionMask<T>& mask, const AttentionDropout& drop,
-                            bool causal, T* q_grad, T* k_grad, T* v_grad) {
+                            const AttentionMask<T>& mask, const AttentionDropout& drop, bool causal,
+                            T* q_grad, T* k_grad, T* v_grad) {
   const int64_t D = s.head_dim, Dv = s.value_dim;
   const int64_t ldq = s.heads * D, ldk = s.kv_heads * D, ldv = s.kv_heads * Dv;
   const int64_t ldo = s.heads * Dv;
@@ -239,7 +216,7 @@ void FlashAttentionBackward(const AttentionShape& s, const T* q, const T* k, con
                   if (row_lse == neg_inf) {
                     std::fill(srow, srow + cols, T(0));
                   } else {
-                    for (int64_t c = 0; c < cols; ++c) srow[c] = ExpOf(srow[c] - row_lse);
+                    for (int64_t c = 0; c < cols; ++c) srow[c] = Exp(srow[c] - row_lse);
                   }
                   if (!kept.empty()) {
                     const int64_t weight_row = (b * s.heads + h) * s.seq_q + i0 + r;
@@ -267,10 +244,10 @@ void FlashAttentionBackward(const AttentionShape& s, const T* q, const T* k, con
                   const T* grow = weight_grad.data() + r * kKeyBlock;
                   for (int64_t c = 0; c < cols; ++c) srow[c] = srow[c] * (grow[c] - row_dot[r]);
                 }
-                Gemm<T>(false, false, rows, D, cols, scale, scores.data(), kKeyBlock,
-                        kb + j0 * ldk, ldk, T(1), dqb, ldq);
-                Gemm<T>(true, false, cols, D, rows, scale, scores.data(), kKeyBlock, qb, ldq,
-                        T(1), dkb + j0 * ldk, ldk);
+                Gemm<T>(false, false, rows, D, cols, scale, scores.data(), kKeyBlock, kb + j0 * ldk,
+                        ldk, T(1), dqb, ldq);
+                Gemm<T>(true, false, cols, D, rows, scale, scores.data(), kKeyBlock, qb, ldq, T(1),
+                        dkb + j0 * ldk, ldk);
               }
             }
           }
@@ -286,10 +263,9 @@ template void FlashAttentionForward<double>(const AttentionShape&, const double*
                                             const double*, const AttentionMask<double>&,
                                             const AttentionDropout&, bool, double*, double*);
 template void FlashAttentionBackward<float>(const AttentionShape&, const float*, const float*,
-                                            const float*, const float*, const float*,
-                                            const float*, const AttentionMask<float>&,
-                                            const AttentionDropout&, bool, float*, float*,
-                                            float*);
+                                            const float*, const float*, const float*, const float*,
+                                            const AttentionMask<float>&, const AttentionDropout&,
+                                            bool, float*, float*, float*);
 template void FlashAttentionBackward<double>(const AttentionShape&, const double*, const double*,
                                              const double*, const double*, const double*,
                                              const double*, const AttentionMask<double>&,

@@ -38,14 +38,14 @@ struct AttentionDropout {
 
 template <typename T>
 void FlashAttentionForward(const AttentionShape& shape, const T* q, const T* k, const T* v,
-                           const AttentionMask<T>& mask, const AttentionDropout& drop,
-                           bool causal, T* out, T* lse);
+                           const AttentionMask<T>& mask, const AttentionDropout& drop, bool causal,
+                           T* out, T* lse);
 
 // q_grad, k_grad and v_grad are overwritten.
 template <typename T>
 void FlashAttentionBackward(const AttentionShape& shape, const T* q, const T* k, const T* v,
                             const T* out, const T* lse, const T* out_grad,
-                            const AttentionMask<T>& mask, const AttentionDropout& drop,
-                            bool causal, T* q_grad, T* k_grad, T* v_grad);
+                            const AttentionMask<T>& mask, const AttentionDropout& drop, bool causal,
+                            T* q_grad, T* k_grad, T* v_grad);
 
 }  // namespace paddle::funcs

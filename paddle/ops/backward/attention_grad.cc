@@ -8,9 +8,9 @@
 namespace paddle::ops::grad {
 
 void flash_attn_grad(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-                     const Tensor& softmax_lse, const Tensor& seed_offset,
-                     const Tensor& attn_mask, const Tensor& out_grad, float dropout, bool causal,
-                     bool is_test, Tensor* q_grad, Tensor* k_grad, Tensor* v_grad) {
+                     const Tensor& softmax_lse, const Tensor& seed_offset, const Tensor& attn_mask,
+                     const Tensor& out_grad, float dropout, bool causal, bool is_test,
+                     Tensor* q_grad, Tensor* k_grad, Tensor* v_grad) {
   // is_test ran without dropout, whatever `dropout` says.
   auto [dq, dk, dv] = ops::flash_attn_grad(q, k, v, out, softmax_lse, seed_offset, attn_mask,
                                            out_grad, is_test ? 0.0f : dropout, causal);

@@ -25,38 +25,42 @@ void CheckQkv(const char* op, const TensorMeta& q, const TensorMeta& k, const Te
                                      metas[i]->dims.ToString()));
   }
   PD_CHECK(DimsAgree(q.dims[0], k.dims[0]) && DimsAgree(q.dims[0], v.dims[0]),
-           errors::InvalidArgument(op, ": the batch sizes of 'q', 'k' and 'v' must agree, "
+           errors::InvalidArgument(op,
+                                   ": the batch sizes of 'q', 'k' and 'v' must agree, "
                                    "received shapes ",
                                    q.dims.ToString(), ", ", k.dims.ToString(), " and ",
                                    v.dims.ToString()));
   PD_CHECK(DimsAgree(k.dims[1], v.dims[1]),
-           errors::InvalidArgument(op, ": 'k' and 'v' must have one sequence length, received "
+           errors::InvalidArgument(op,
+                                   ": 'k' and 'v' must have one sequence length, received "
                                    "shapes ",
                                    k.dims.ToString(), " and ", v.dims.ToString()));
   PD_CHECK(DimsAgree(q.dims[3], k.dims[3]),
-           errors::InvalidArgument(op, ": the head_dim of 'q' and 'k' must agree, received "
+           errors::InvalidArgument(op,
+                                   ": the head_dim of 'q' and 'k' must agree, received "
                                    "shapes ",
                                    q.dims.ToString(), " and ", k.dims.ToString()));
   PD_CHECK(DimsAgree(k.dims[2], v.dims[2]),
-           errors::InvalidArgument(op, ": 'k' and 'v' must have one number of heads, received "
+           errors::InvalidArgument(op,
+                                   ": 'k' and 'v' must have one number of heads, received "
                                    "shapes ",
                                    k.dims.ToString(), " and ", v.dims.ToString()));
   const int64_t heads = q.dims[2];
   const int64_t kv_heads = k.dims[2];
-  PD_CHECK(IsUnknown(heads) || IsUnknown(kv_heads) ||
-               (kv_heads > 0 && heads % kv_heads == 0) || (kv_heads == 0 && heads == 0),
-           errors::InvalidArgument(op, ": the heads of 'q' (", heads,
-                                   ") must be a multiple of the heads of 'k' and 'v' (", kv_heads,
-                                   ")"));
+  PD_CHECK(
+      IsUnknown(heads) || IsUnknown(kv_heads) || (kv_heads > 0 && heads % kv_heads == 0) ||
+          (kv_heads == 0 && heads == 0),
+      errors::InvalidArgument(op, ": the heads of 'q' (", heads,
+                              ") must be a multiple of the heads of 'k' and 'v' (", kv_heads, ")"));
 }
 
 void CheckMask(const char* op, const TensorMeta& q, const TensorMeta& k,
                const TensorMeta* attn_mask) {
   if (attn_mask == nullptr) return;
-  PD_CHECK(attn_mask->dtype == q.dtype,
-           errors::InvalidType(op, ": argument 'attn_mask' must have q's dtype ",
-                               DataTypeName(q.dtype), ", received ",
-                               DataTypeName(attn_mask->dtype)));
+  PD_CHECK(
+      attn_mask->dtype == q.dtype,
+      errors::InvalidType(op, ": argument 'attn_mask' must have q's dtype ", DataTypeName(q.dtype),
+                          ", received ", DataTypeName(attn_mask->dtype)));
   const DDim& mask = attn_mask->dims;
   const int64_t target[4] = {q.dims[0], q.dims[2], q.dims[1], k.dims[1]};
   bool fits = mask.size() >= 2 && mask.size() <= 4;
@@ -65,8 +69,9 @@ void CheckMask(const char* op, const TensorMeta& q, const TensorMeta& k,
     fits = mask[i] == 1 || DimsAgree(mask[i], want);
   }
   PD_CHECK(fits, errors::InvalidArgument(
-                     op, ": argument 'attn_mask' must be 2-D to 4-D and broadcastable to "
-                         "[batch, num_heads, seq_len_q, seq_len_k] = ",
+                     op,
+                     ": argument 'attn_mask' must be 2-D to 4-D and broadcastable to "
+                     "[batch, num_heads, seq_len_q, seq_len_k] = ",
                      DDim(target, 4).ToString(), ", received shape ", mask.ToString()));
 }
 
@@ -121,10 +126,10 @@ void FlashAttnGradInferMeta(const TensorMeta& q, const TensorMeta& k, const Tens
                                    expected_out.ToString(), ", received ", out.dims.ToString(),
                                    " and ", out_grad.dims.ToString()));
   const DDim expected_lse({q.dims[0], q.dims[2], q.dims[1]});
-  PD_CHECK(ShapesAgree(softmax_lse.dims, expected_lse),
-           errors::InvalidArgument("flash_attn_grad: argument 'softmax_lse' must have shape ",
-                                   expected_lse.ToString(), ", received ",
-                                   softmax_lse.dims.ToString()));
+  PD_CHECK(
+      ShapesAgree(softmax_lse.dims, expected_lse),
+      errors::InvalidArgument("flash_attn_grad: argument 'softmax_lse' must have shape ",
+                              expected_lse.ToString(), ", received ", softmax_lse.dims.ToString()));
   *q_grad = q;
   *k_grad = k;
   *v_grad = v;
