@@ -40,9 +40,9 @@ def paddle_bert_step():
             self.segment = nn.Embedding(2, b["hidden"])
             self.norm = nn.LayerNorm(b["hidden"], epsilon=1e-12)
             self.dropout = nn.Dropout(b["dropout"])
+            # attn_dropout and act_dropout default to dropout, as in PyTorch's layer.
             layer = nn.TransformerEncoderLayer(b["hidden"], b["heads"], b["ffn"], b["dropout"],
-                                               activation="gelu", attn_dropout=b["dropout"],
-                                               act_dropout=0.0)
+                                               activation="gelu")
             self.encoder = nn.TransformerEncoder(layer, b["layers"])
             self.pooler = nn.Linear(b["hidden"], b["hidden"])
             self.classifier = nn.Linear(b["hidden"], b["classes"])

@@ -70,6 +70,49 @@ void MaskScores(const AttentionMask<T>& mask, bool causal, int64_t b, int64_t h,
   }
 }
 
+// The maximum and the sum of a score row, over independent lanes: GCC does not vectorize a
+// floating-point reduction it would have to reorder (no -ffast-math), but it does vectorize the
+// lanes.
+constexpr int kLanes = 16;
+
+template <typename T>
+T RowMax(const T* x, int64_t n) {
+  T lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, -std::numeric_limits<T>::infinity());
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] = lanes[l] > x[c + l] ? lanes[l] : x[c + l];
+  }
+  for (; c < n; ++c) lanes[0] = lanes[0] > x[c] ? lanes[0] : x[c];
+  return *std::max_element(lanes, lanes + kLanes);
+}
+
+template <typename T>
+T RowSum(const T* x, int64_t n) {
+  T lanes[kLanes] = {};
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] += x[c + l];
+  }
+  for (; c < n; ++c) lanes[0] += x[c];
+  T total = 0;
+  for (int l = 0; l < kLanes; ++l) total += lanes[l];
+  return total;
+}
+
+template <typename T>
+T RowDot(const T* x, const T* y, int64_t n) {
+  T lanes[kLanes] = {};
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lanes[l] += x[c + l] * y[c + l];
+  }
+  for (; c < n; ++c) lanes[0] += x[c] * y[c];
+  T total = 0;
+  for (int l = 0; l < kLanes; ++l) total += lanes[l];
+  return total;
+}
+
 // The number of keys a causal block of rows [first_row, first_row + rows) sees at all.
 int64_t VisibleKeys(const AttentionShape& s, bool causal, int64_t first_row, int64_t rows) {
   return causal ? std::min(s.seq_k, first_row + rows) : s.seq_k;
@@ -115,18 +158,13 @@ void FlashAttentionForward(const AttentionShape& s, const T* q, const T* k, cons
               T* srow = scores.data() + r * kKeyBlock;
               const int64_t i = i0 + r;
               MaskScores(mask, causal, b, h, i, j0, cols, srow);
-              T block_max = neg_inf;
-              for (int64_t c = 0; c < cols; ++c) block_max = std::max(block_max, srow[c]);
-              const T new_max = std::max(row_max[r], block_max);
+              const T new_max = std::max(row_max[r], RowMax(srow, cols));
               if (new_max == neg_inf) {  // every key so far is masked: no weight yet
                 std::fill(srow, srow + cols, T(0));
                 continue;
               }
-              T sum = 0;
-              for (int64_t c = 0; c < cols; ++c) {
-                srow[c] = Exp(srow[c] - new_max);
-                sum += srow[c];
-              }
+              for (int64_t c = 0; c < cols; ++c) srow[c] = Exp(srow[c] - new_max);
+              const T sum = RowSum(srow, cols);
               const T rescale = Exp(row_max[r] - new_max);
               if (rescale != T(1)) {
                 T* arow = acc.data() + r * Dv;
@@ -199,11 +237,8 @@ void FlashAttentionBackward(const AttentionShape& s, const T* q, const T* k, con
               const T* lse_rows = lse + (b * s.heads + h) * s.seq_q + i0;
               // rowsum(dout * out) = sum_j (dropped weight_ij) (dout_i . v_j), the term the
               // softmax's gradient subtracts.
-              for (int64_t r = 0; r < rows; ++r) {
-                T dot = 0;
-                for (int64_t d = 0; d < Dv; ++d) dot += dob[r * ldo + d] * ob[r * ldo + d];
-                row_dot[r] = dot;
-              }
+              for (int64_t r = 0; r < rows; ++r)
+                row_dot[r] = RowDot(dob + r * ldo, ob + r * ldo, Dv);
               const int64_t keys = VisibleKeys(s, causal, i0, rows);
               for (int64_t j0 = 0; j0 < keys; j0 += kKeyBlock) {
                 const int64_t cols = std::min(kKeyBlock, keys - j0);
