@@ -215,6 +215,25 @@ def torch_vision_workloads(name_filter=None):
     return workloads
 
 
+# The Transformer workloads (benchmarks/transformer_models.py): name -> (builder per framework,
+# iterations).
+TRANSFORMER = {
+    "bert_mini_train_step_ms": ({"paddle": "paddle_bert_step", "torch": "torch_bert_step"}, 5),
+    "sdpa_512_fwd_gflops": ({"paddle": "paddle_sdpa_forward", "torch": "torch_sdpa_forward"}, 10),
+}
+
+
+def transformer_workloads(framework, name_filter=None):
+    import transformer_models
+    workloads = {}
+    for name in _wanted(TRANSFORMER, name_filter):
+        builders, iterations = TRANSFORMER[name]
+        fn = getattr(transformer_models, builders[framework])()
+        scale = transformer_models.sdpa_gflop() if name.endswith("gflops") else 1e3
+        workloads[name] = (fn, iterations, scale)
+    return workloads
+
+
 MEMORY_WORKLOAD = "resnet18_step_peak_mb"
 
 
@@ -267,6 +286,7 @@ def main():
     else:
         results = measure(torch_workloads(), args.filter)
         results.update(measure(torch_vision_workloads(args.filter), args.filter))
+    results.update(measure(transformer_workloads(args.framework, args.filter), args.filter))
     if args.framework == "paddle":
         results.update(measure(paddle_static_workloads(), args.filter))
     module = __import__(args.framework)

@@ -1691,3 +1691,4 @@ from op_db_losses import LOSSES_OPS; OP_DB += LOSSES_OPS  # noqa: E402,E702
 from op_db_sparse import SPARSE_OPS; OP_DB += SPARSE_OPS  # noqa: E402,E702
 from op_db_ctc import CTC_OPS; OP_DB += CTC_OPS  # noqa: E402,E702
 from op_db_rnn import RNN_OPS; OP_DB += RNN_OPS  # noqa: E402,E702
+from op_db_attn import ATTENTION_OPS; OP_DB += ATTENTION_OPS  # noqa: E402,E702

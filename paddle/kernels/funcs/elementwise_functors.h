@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "paddle/kernels/funcs/fast_math.h"
 #include "paddle/kernels/funcs/math_type.h"
 
 namespace paddle::funcs {
@@ -183,7 +184,7 @@ struct LogicalNotFunctor {
     }                                          \
   };
 
-PD_UNARY_FUNCTOR(ExpFunctor, std::exp(x))
+PD_UNARY_FUNCTOR(ExpFunctor, Exp(x))
 PD_UNARY_FUNCTOR(LogFunctor, std::log(x))
 PD_UNARY_FUNCTOR(SqrtFunctor, std::sqrt(x))
 PD_UNARY_FUNCTOR(RsqrtFunctor, MT(1) / std::sqrt(x))
@@ -191,10 +192,10 @@ PD_UNARY_FUNCTOR(AbsFunctor, x < MT(0) ? WrappingNegate(x) : x)  // abs(INT_MIN)
 PD_UNARY_FUNCTOR(SinFunctor, std::sin(x))
 PD_UNARY_FUNCTOR(CosFunctor, std::cos(x))
 PD_UNARY_FUNCTOR(TanhFunctor, std::tanh(x))
-PD_UNARY_FUNCTOR(SigmoidFunctor, MT(1) / (MT(1) + std::exp(-x)))
+PD_UNARY_FUNCTOR(SigmoidFunctor, MT(1) / (MT(1) + Exp(-x)))
 PD_UNARY_FUNCTOR(ReluFunctor, x > MT(0) ? x : MT(0))
-PD_UNARY_FUNCTOR(SiluFunctor, x / (MT(1) + std::exp(-x)))
-PD_UNARY_FUNCTOR(ErfFunctor, std::erf(x))
+PD_UNARY_FUNCTOR(SiluFunctor, x / (MT(1) + Exp(-x)))
+PD_UNARY_FUNCTOR(ErfFunctor, Erf(x))
 PD_UNARY_FUNCTOR(SquareFunctor, MultiplyFunctor<MT>()(x, x))  // integers wrap
 PD_UNARY_FUNCTOR(ReciprocalFunctor, MT(1) / x)
 // sign(NaN) is NaN, as in NumPy.
@@ -205,18 +206,52 @@ PD_UNARY_FUNCTOR(CeilFunctor, std::ceil(x))
 PD_UNARY_FUNCTOR(RoundFunctor, std::nearbyint(x))
 #undef PD_UNARY_FUNCTOR
 
+// gelu(x) = x Phi(x) (exact, with erf) or x/2 (1 + tanh(k (x + c x^3))) (approximate); one
+// functor per form, so the CPU loop of each vectorizes (a runtime flag keeps the tanh call of the
+// other form in the loop).
 template <typename T>
 struct GeluFunctor {
-  bool approximate;
   PD_HOSTDEVICE T operator()(T x_in) const {
     using MT = MathType<T>;
     MT x = static_cast<MT>(x_in);
-    if (approximate) {
-      const MT k = static_cast<MT>(0.79788456080286535588);  // sqrt(2 / pi)
-      return static_cast<T>(MT(0.5) * x * (MT(1) + std::tanh(k * (x + MT(0.044715) * x * x * x))));
-    }
-    return static_cast<T>(MT(0.5) * x *
-                          (MT(1) + std::erf(x * static_cast<MT>(0.70710678118654752440))));
+    return static_cast<T>(MT(0.5) * x * (MT(1) + Erf(x * static_cast<MT>(0.70710678118654752440))));
+  }
+};
+
+template <typename T>
+struct GeluTanhFunctor {
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    const MT k = static_cast<MT>(0.79788456080286535588);  // sqrt(2 / pi)
+    return static_cast<T>(MT(0.5) * x * (MT(1) + std::tanh(k * (x + MT(0.044715) * x * x * x))));
+  }
+};
+
+// out_grad * gelu'(x), in one pass: Phi(x) + x phi(x) (exact), or (1 + t)/2 + x/2 (1 - t^2)
+// k (1 + 3 c x^2) with t = tanh(k (x + c x^3)) (approximate).
+template <typename T>
+struct GeluGradFunctor {
+  PD_HOSTDEVICE T operator()(T x_in, T out_grad) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    const MT cdf = MT(0.5) + MT(0.5) * Erf(x * static_cast<MT>(0.70710678118654752440));
+    const MT pdf = static_cast<MT>(0.39894228040143267794) * Exp(MT(-0.5) * x * x);
+    return static_cast<T>(static_cast<MT>(out_grad) * (cdf + x * pdf));
+  }
+};
+
+template <typename T>
+struct GeluTanhGradFunctor {
+  PD_HOSTDEVICE T operator()(T x_in, T out_grad) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    const MT k = static_cast<MT>(0.79788456080286535588);
+    const MT c = static_cast<MT>(0.044715);
+    const MT t = std::tanh(k * (x + c * x * x * x));
+    const MT slope =
+        MT(0.5) * (MT(1) + t) + MT(0.5) * x * (MT(1) - t * t) * k * (MT(1) + MT(3) * c * x * x);
+    return static_cast<T>(static_cast<MT>(out_grad) * slope);
   }
 };
 

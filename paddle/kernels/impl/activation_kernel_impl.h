@@ -44,7 +44,21 @@ PD_DEFINE_UNARY_KERNEL(LogsigmoidKernel, LogsigmoidFunctor)
 
 template <typename T, typename Context>
 void GeluKernel(const Context& ctx, const DenseTensor& x, bool approximate, DenseTensor* out) {
-  funcs::UnaryElementwise<T, T>(ctx, x, out, funcs::GeluFunctor<T>{approximate});
+  if (approximate) {
+    funcs::UnaryElementwise<T, T>(ctx, x, out, funcs::GeluTanhFunctor<T>());
+  } else {
+    funcs::UnaryElementwise<T, T>(ctx, x, out, funcs::GeluFunctor<T>());
+  }
+}
+
+template <typename T, typename Context>
+void GeluGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& out_grad,
+                    bool approximate, DenseTensor* x_grad) {
+  if (approximate) {
+    funcs::BinaryElementwise<T, T>(ctx, x, out_grad, x_grad, funcs::GeluTanhGradFunctor<T>());
+  } else {
+    funcs::BinaryElementwise<T, T>(ctx, x, out_grad, x_grad, funcs::GeluGradFunctor<T>());
+  }
 }
 
 template <typename T, typename Context>

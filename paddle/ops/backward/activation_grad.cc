@@ -14,6 +14,7 @@
 #include "paddle/ops/generated/api/equal.h"
 #include "paddle/ops/generated/api/erf.h"
 #include "paddle/ops/generated/api/exp.h"
+#include "paddle/ops/generated/api/gelu_grad.h"
 #include "paddle/ops/generated/api/greater_equal.h"
 #include "paddle/ops/generated/api/greater_than.h"
 #include "paddle/ops/generated/api/less_equal.h"
@@ -28,6 +29,7 @@
 #include "paddle/ops/generated/api/sin.h"
 #include "paddle/ops/generated/api/softplus.h"
 #include "paddle/ops/generated/api/square.h"
+#include "paddle/ops/generated/api/subtract.h"
 #include "paddle/ops/generated/api/sum.h"
 #include "paddle/ops/generated/api/tanh.h"
 #include "paddle/ops/generated/grad_rules/activation.h"
@@ -35,7 +37,6 @@
 namespace paddle::ops::grad {
 
 namespace {
-constexpr double kSqrtHalf = 0.70710678118654752440;       // 1 / sqrt(2)
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;     // 1 / sqrt(2 pi)
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // 2 / sqrt(pi)
 constexpr double kSqrt2OverPi = 0.79788456080286535588;    // sqrt(2 / pi)
@@ -105,21 +106,29 @@ void relu_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
 }
 
 void gelu_grad(const Tensor& x, const Tensor& out_grad, bool approximate, Tensor* x_grad) {
+  if (x_grad) *x_grad = ops::gelu_grad(x, out_grad, approximate);
+}
+
+// gelu_grad = out_grad gelu'(x): d/d(out_grad) is gelu'(x) (gelu_grad again), d/dx is
+// out_grad gelu''(x) with gelu'' = phi(x) (2 - x^2) (exact), or (1 - t^2) (u' + x/2 (u'' -
+// 2 t u'^2)) with u = k (x + c x^3), t = tanh(u) (approximate).
+void gelu_double_grad(const Tensor& x, const Tensor& out_grad, const Tensor& x_grad_grad,
+                      bool approximate, Tensor* x_grad, Tensor* out_grad_grad) {
+  if (out_grad_grad) *out_grad_grad = ops::gelu_grad(x, x_grad_grad, approximate);
   if (!x_grad) return;
+  Tensor x2 = square(x);
+  Tensor curvature;
   if (approximate) {
-    // gelu = x/2 (1 + t), t = tanh(k (x + c x^3));
-    // gelu' = (1 + t)/2 + x/2 (1 - t^2) k (1 + 3 c x^2)
-    Tensor x2 = square(x);
     Tensor t = tanh(multiply(scale(x, kSqrt2OverPi), scale(x2, kGeluCubic, 1.0)));
-    Tensor inner_grad = scale(x2, 3.0 * kGeluCubic * kSqrt2OverPi, kSqrt2OverPi);
-    Tensor second = multiply(multiply(scale(x, 0.5), scale(square(t), -1.0, 1.0)), inner_grad);
-    *x_grad = multiply(out_grad, add(scale(t, 0.5, 0.5), second));
-    return;
+    Tensor u1 = scale(x2, 3.0 * kGeluCubic * kSqrt2OverPi, kSqrt2OverPi);
+    Tensor u2 = scale(x, 6.0 * kGeluCubic * kSqrt2OverPi);
+    Tensor inner = subtract(u2, multiply(scale(t, 2.0), square(u1)));
+    curvature = multiply(scale(square(t), -1.0, 1.0), add(u1, multiply(scale(x, 0.5), inner)));
+  } else {
+    Tensor pdf = scale(exp(scale(x2, -0.5)), kInvSqrt2Pi);
+    curvature = multiply(pdf, scale(x2, -1.0, 2.0));
   }
-  // gelu = x Phi(x): gelu' = Phi(x) + x phi(x)
-  Tensor cdf = scale(erf(scale(x, kSqrtHalf)), 0.5, 0.5);
-  Tensor pdf = scale(exp(scale(square(x), -0.5)), kInvSqrt2Pi);
-  *x_grad = multiply(out_grad, add(cdf, multiply(x, pdf)));
+  *x_grad = multiply(multiply(out_grad, x_grad_grad), curvature);
 }
 
 void silu_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {

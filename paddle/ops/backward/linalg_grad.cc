@@ -35,7 +35,16 @@ void matmul_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, bool 
   }
   if (y_grad) {
     Tensor dy;
-    if (!transpose_y) {
+    const int64_t k = x2.dims()[x2.dims().size() - 1];
+    const int64_t n = g.dims()[g.dims().size() - 1];
+    if (!transpose_x && x2.dims().size() > 2 && y2.dims().size() == 2 && k >= 0 && n >= 0) {
+      // A batch of x against one matrix y (a Linear layer): the batch folds into x's rows, so
+      // y's gradient is one GEMM over [batch * M, K] rather than a GEMM per batch entry and a
+      // sum of their [K, N] results.
+      Tensor x_rows = reshape(x2, {-1, k});
+      Tensor g_rows = reshape(g, {-1, n});
+      dy = transpose_y ? matmul(g_rows, x_rows, true, false) : matmul(x_rows, g_rows, true, false);
+    } else if (!transpose_y) {
       dy = matmul(x2, g, !transpose_x, false);  // op(x2)^T g
     } else {
       dy = matmul(g, x2, true, transpose_x);  // (op(x2)^T g)^T = g^T op(x2)

@@ -24,6 +24,9 @@ from .layer.loss import (BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss,  # noq
 from .layer.norm import BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, LayerNorm
 from .layer.norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D,
                          LocalResponseNorm, SpectralNorm, SyncBatchNorm)
+from .layer.transformer import (MultiHeadAttention, Transformer, TransformerDecoder,  # noqa: F401
+                                TransformerDecoderLayer, TransformerEncoder,
+                                TransformerEncoderLayer)
 from .layer.pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D,  # noqa: F401
                             AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D,
                             AvgPool2D, AvgPool3D, LPPool1D, LPPool2D, MaxPool1D, MaxPool2D,
@@ -59,3 +62,5 @@ __all__ += ["BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "GaussianNLLL
             "TripletMarginWithDistanceLoss"]
 __all__ += ["BiRNN", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCellBase", "SimpleRNN",
             "SimpleRNNCell"]
+__all__ += ["MultiHeadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+            "TransformerEncoder", "TransformerEncoderLayer"]

@@ -37,6 +37,8 @@ KNOWN_SHAPES = {
     "take_along_axis": ([0, 1], "indices broadcast against arr from the declared shapes"),
     "put_along_axis": ([0, 1, 2], "indices and values broadcast from the declared shapes"),
     "affine_grid": ([0], "with out_shape a tensor, theta's shape tells a 2-D grid from a 3-D one"),
+    "scaled_dot_product_attention": ([0], "a custom scale is folded into query with its head_dim "
+                                          "while building (Paddle reads query.shape[-1] too)"),
     "prelu": ([1], "the weight's size picks the mode (one value: 'all', more: 'channel'), as in "
                    "Paddle"),
     "psroi_pool": ([0], "the output has x's channels / (h * w) of them, computed while building, "

@@ -18,6 +18,7 @@ from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # no
 from .norm import batch_norm, layer_norm, normalize
 from .norm import group_norm, instance_norm, local_response_norm
 from .vision import affine_grid
+from .sdpa import scaled_dot_product_attention
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,  # noqa: F401
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       avg_pool2d, avg_pool3d, lp_pool1d, lp_pool2d, max_pool1d, max_pool2d,
@@ -34,6 +35,7 @@ __all__ += ["fold", "pad", "unfold", "zeropad2d"]
 __all__ += ["batch_norm", "layer_norm", "normalize"]
 __all__ += ["group_norm", "instance_norm", "local_response_norm"]
 __all__ += ["affine_grid", "interpolate", "upsample"]
+__all__ += ["scaled_dot_product_attention"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
             "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "avg_pool1d",
             "avg_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d", "max_pool1d", "max_pool2d",
