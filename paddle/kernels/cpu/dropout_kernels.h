@@ -1,16 +1,15 @@
-// CPU dropout (Paddle's DropoutRawKernel). Training: an element is dropped when its uniform
-// float draw is < p (mask 0, out 0), else kept (mask 1, out x / (1 - p) for upscale_in_train,
-// x for downgrade_in_infer). is_test: out = x (upscale_in_train) or x * (1 - p)
-// (downgrade_in_infer), and mask is all ones. As in Paddle, p is read as float and 1 - p is
-// rounded to T before it divides or multiplies. The draws follow Note [Random streams]
-// (funcs/random_fill.h): seed_tensor's value when given, else `seed` when fix_seed, else the
-// default generator.
+// CPU dropout (Paddle's DropoutRawKernel). Training: an element is dropped when a uniform float
+// draw (float whatever T is, as in PaddlePaddle) is < p (mask 0, out 0), else kept (mask 1, out
+// x / (1 - p) for upscale_in_train, x for downgrade_in_infer). is_test: out = x
+// (upscale_in_train) or x * (1 - p) (downgrade_in_infer), and mask is all ones. As in Paddle, p
+// is read as float and 1 - p is rounded to T before it divides or multiplies. The draws follow
+// Note [Random streams] (funcs/random_fill.h): seed_tensor's value when given, else `seed` when
+// fix_seed, else the default generator.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 
 #include "paddle/common/errors.h"
@@ -66,21 +65,19 @@ void DropoutKernel(const Context& ctx, const DenseTensor& x, const DenseTensor* 
     return;
   }
   const MT keep = static_cast<MT>(static_cast<T>(1.0f - prob));
-  funcs::RandomFill(n, SeedOf(seed_tensor, seed, fix_seed),
-                    [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-                      std::uniform_real_distribution<float> dist(0.0f, 1.0f);
-                      for (int64_t i = begin; i < end; ++i) {
-                        const bool kept = dist(engine) >= prob;
-                        m[i] = kept ? 1 : 0;
-                        if (!kept) {
-                          o[i] = static_cast<T>(0);
-                        } else if (upscale) {
-                          o[i] = static_cast<T>(static_cast<MT>(in[i]) / keep);
-                        } else {
-                          o[i] = in[i];
-                        }
-                      }
-                    });
+  funcs::WithRandomEngine(SeedOf(seed_tensor, seed, fix_seed), [&](random::Engine* engine) {
+    for (int64_t i = 0; i < n; ++i) {
+      const bool kept = random::CanonicalFloat(engine) >= prob;
+      m[i] = kept ? 1 : 0;
+      if (!kept) {
+        o[i] = static_cast<T>(0);
+      } else if (upscale) {
+        o[i] = static_cast<T>(static_cast<MT>(in[i]) / keep);
+      } else {
+        o[i] = in[i];
+      }
+    }
+  });
 }
 
 }  // namespace paddle
