@@ -1,5 +1,6 @@
 #include "paddle/core/random_draws.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -61,6 +62,90 @@ template <typename T>
 void FillExponentialImpl(Engine* engine, T* out, int64_t n, T lam) {
   const T scale = T(-1) / lam;
   for (int64_t i = 0; i < n; ++i) out[i] = scale * std::log(T(1) - Canonical<T>(engine));
+}
+
+// The coefficients of the rational approximations of erfinv that PaddlePaddle evaluates, lowest
+// power first: |x| <= 0.85 (a / b), then
+// r = sqrt(ln 2 - log(1 - |x|)) up to 5 (c / d) and beyond (e / f).
+constexpr double kErfinvA[8] = {1.1975323115670912564578e0, 4.7072688112383978012285e1,
+                                6.9706266534389598238465e2, 4.8548868893843886794648e3,
+                                1.6235862515167575384252e4, 2.3782041382114385731252e4,
+                                1.1819493347062294404278e4, 8.8709406962545514830200e2};
+constexpr double kErfinvB[8] = {1.0000000000000000000e0, 4.2313330701600911252e1,
+                                6.8718700749205790830e2, 5.3941960214247511077e3,
+                                2.1213794301586595867e4, 3.9307895800092710610e4,
+                                2.8729085735721942674e4, 5.2264952788528545610e3};
+constexpr double kErfinvC[8] = {1.42343711074968357734e0,  4.63033784615654529590e0,
+                                5.76949722146069140550e0,  3.64784832476320460504e0,
+                                1.27045825245236838258e0,  2.41780725177450611770e-1,
+                                2.27238449892691845833e-2, 7.74545014278341407640e-4};
+constexpr double kErfinvD[8] = {1.4142135623730950488016887e0,  2.9036514445419946173133295e0,
+                                2.3707661626024532365971225e0,  9.7547832001787427186894837e-1,
+                                2.0945065210512749128288442e-1, 2.1494160384252876777097297e-2,
+                                7.7441459065157709165577218e-4, 1.4859850019840355905497876e-9};
+constexpr double kErfinvE[8] = {6.65790464350110377720e0,  5.46378491116411436990e0,
+                                1.78482653991729133580e0,  2.96560571828504891230e-1,
+                                2.65321895265761230930e-2, 1.24266094738807843860e-3,
+                                2.71155556874348757815e-5, 2.01033439929228813265e-7};
+constexpr double kErfinvF[8] = {1.414213562373095048801689e0,  8.482908416595164588112026e-1,
+                                1.936480946950659106176712e-1, 2.103693768272068968719679e-2,
+                                1.112800997078859844711555e-3, 2.611088405080593625138020e-5,
+                                2.010321207683943062279931e-7, 2.891024605872965461538222e-15};
+
+// The polynomial with coefficients rounded to T, by Horner's rule in T.
+template <typename T>
+T Polynomial(const double (&coefficients)[8], T r) {
+  T value = static_cast<T>(coefficients[7]);
+  for (int k = 6; k >= 0; --k) value = value * r + static_cast<T>(coefficients[k]);
+  return value;
+}
+
+// erfinv(x) with PaddlePaddle's rounding: r is computed in double and rounded to T, the
+// polynomials and their quotient are in T.
+template <typename T>
+T Erfinv(T x) {
+  if (x < T(-1) || x > T(1)) return std::numeric_limits<T>::quiet_NaN();
+  if (x == T(1)) return std::numeric_limits<T>::infinity();
+  if (x == T(-1)) return -std::numeric_limits<T>::infinity();
+  const T magnitude = std::abs(x);
+  if (static_cast<double>(magnitude) <= 0.85) {
+    const double wide = static_cast<double>(x);
+    const T r = static_cast<T>(0.180625 - 0.25 * wide * wide);
+    return x * Polynomial(kErfinvA, r) / Polynomial(kErfinvB, r);
+  }
+  const double ln2 = static_cast<T>(0.6931471805599453094172321214581);
+  T r = static_cast<T>(std::sqrt(ln2 - std::log(1.0 - static_cast<double>(magnitude))));
+  T num, den;
+  if (r <= T(5)) {
+    r = static_cast<T>(static_cast<double>(r) - 1.6);
+    num = Polynomial(kErfinvC, r);
+    den = Polynomial(kErfinvD, r);
+  } else {
+    r = static_cast<T>(static_cast<double>(r) - 5.0);
+    num = Polynomial(kErfinvE, r);
+    den = Polynomial(kErfinvF, r);
+  }
+  return x < T(0) ? -num / den : num / den;
+}
+
+template <typename T>
+void FillTruncatedNormalImpl(Engine* engine, T* out, int64_t n, T mean, T std, T a, T b) {
+  // The normal CDF in double, rounded to T.
+  auto normal_cdf = [](T z) {
+    return static_cast<T>((1.0 + std::erf(static_cast<double>(z) / std::sqrt(2.0))) / 2.0);
+  };
+  const T a_cdf = normal_cdf((a - mean) / std);
+  const T b_cdf = normal_cdf((b - mean) / std);
+  const T low = static_cast<T>(std::numeric_limits<float>::min());
+  const T width = T(1) - low;
+  for (int64_t i = 0; i < n; ++i) {
+    const T u = Canonical<T>(engine) * width + low;
+    const T p = a_cdf + (b_cdf - a_cdf) * u;
+    const T value = static_cast<T>(std::sqrt(2.0) * static_cast<double>(Erfinv(T(2) * p - T(1))) *
+                                       static_cast<double>(std) +
+                                   static_cast<double>(mean));
+    out[i] = std::clamp(value, a, b);
+  }
 }
 
 // Devroye's rejection method ("Non-Uniform Random Variate Generation", 1986, p. 511) with
@@ -158,6 +243,15 @@ void FillExponential(Engine* engine, float* out, int64_t n, float lam) {
 }
 void FillExponential(Engine* engine, double* out, int64_t n, double lam) {
   FillExponentialImpl(engine, out, n, lam);
+}
+
+void FillTruncatedNormal(Engine* engine, float* out, int64_t n, float mean, float std, float a,
+                         float b) {
+  FillTruncatedNormalImpl(engine, out, n, mean, std, a, b);
+}
+void FillTruncatedNormal(Engine* engine, double* out, int64_t n, double mean, double std, double a,
+                         double b) {
+  FillTruncatedNormalImpl(engine, out, n, mean, std, a, b);
 }
 
 uint64_t UniformIndex(Engine* engine, uint64_t range) {

@@ -35,6 +35,14 @@ void FillNormal(Engine* engine, double* out, int64_t n, double mean, double std)
 void FillExponential(Engine* engine, float* out, int64_t n, float lam);
 void FillExponential(Engine* engine, double* out, int64_t n, double lam);
 
+// Normal draws truncated to [a, b] (absolute bounds) by inverting the normal CDF at a uniform
+// draw in [FLT_MIN, 1), as PaddlePaddle's truncated_gaussian_random: erfinv by its rational
+// approximations, mixed float/double steps as there, the result clamped to [a, b].
+void FillTruncatedNormal(Engine* engine, float* out, int64_t n, float mean, float std, float a,
+                         float b);
+void FillTruncatedNormal(Engine* engine, double* out, int64_t n, double mean, double std, double a,
+                         double b);
+
 // An integer in [0, range) by Lemire's multiply-and-reject (std::uniform_int_distribution);
 // range 0 stands for 2^64 (the raw output).
 uint64_t UniformIndex(Engine* engine, uint64_t range);

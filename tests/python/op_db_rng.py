@@ -1,11 +1,13 @@
 """Harness entries (op_db.py) of the random ops of random.yaml: randint, randperm, bernoulli,
-poisson, multinomial and exponential. Their values are compared with PaddlePaddle's bit for bit
-in tests/python/random/test_random_parity.py; here `check` tests what any draw must satisfy
-(range, support, moments) in every registered dtype, and the error cases."""
+poisson, multinomial, truncated_gaussian_random and exponential. Their values are compared with
+PaddlePaddle's bit for bit in tests/python/random/test_random_parity.py; here `check` tests
+what any draw must satisfy (range, support, moments) in every registered dtype, and the error
+cases."""
 import numpy as np
 
 import paddle
 from harness import DTYPE, ErrorSample, OpInfo, Sample, to_numpy
+from paddle import _C_ops
 
 DRAWS = "its result is a random draw, not a function of its inputs"
 
@@ -58,6 +60,20 @@ def multinomial_check(result, sample):
         assert np.all(row[drawn] > 0), "a category of probability 0 was drawn"
         if not replacement:
             assert len(set(drawn.tolist())) == num_samples
+
+
+def truncated_gaussian_check(result, sample):
+    kw = sample.kwargs
+    values = _values(result)
+    assert list(result.shape) == list(kw["shape"])
+    assert values.min() >= kw["a"] and values.max() <= kw["b"]
+    if kw["a"] == -kw["b"] and kw["mean"] == 0:  # symmetric: mean 0
+        assert abs(values.mean()) < 0.05 * kw["std"] * 4
+
+
+def _truncated(**kwargs):
+    """truncated_gaussian_random's keyword arguments: N(0, 1) cut to [-2, 2] unless given."""
+    return {"shape": [3], "mean": 0.0, "std": 1.0, "seed": 0, "a": -2.0, "b": 2.0, **kwargs}
 
 
 def exponential_check(result, sample):
@@ -119,6 +135,16 @@ RNG_OPS = [
             ErrorSample([np.zeros(3)], {}, ValueError, "positive finite sum"),
             ErrorSample([np.ones((2, 2, 2))], {}, ValueError, "multinomial: argument 'x'"),
             ErrorSample([np.ones(3)], {"num_samples": 0}, ValueError, "'num_samples'")]),
+    OpInfo("truncated_gaussian_random", _C_ops.truncated_gaussian_random, None,
+           lambda rng: [Sample([], _truncated(shape=[60, 50], dtype=DTYPE)),
+                        Sample([], _truncated(shape=[300], mean=0.5, std=2.0, a=-1.0, b=3.0,
+                                              seed=5, dtype=DTYPE))],
+           grad=False, check=truncated_gaussian_check,
+           errors=lambda: [
+               ErrorSample([], _truncated(a=2.0, b=-2.0), ValueError,
+                           "truncated_gaussian_random: argument 'a'"),
+               ErrorSample([], _truncated(std=0.0), ValueError,
+                           "truncated_gaussian_random: argument 'std'")]),
     OpInfo("exponential", lambda x, lam=1.0: x.exponential_(lam), None, lambda rng: [
         Sample([np.zeros((50, 40))]), Sample([np.ones(3000), 4.0]), Sample([np.ones(2000), 0.5])],
         grad=False, check=exponential_check,

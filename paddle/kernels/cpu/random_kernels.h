@@ -144,6 +144,21 @@ void MultinomialKernel(const Context& ctx, const DenseTensor& x, int64_t num_sam
   }
 }
 
+// Normal draws truncated to [a, b] by inverting the CDF (random::FillTruncatedNormal).
+template <typename T, typename Context>
+void TruncatedGaussianRandomKernel(const Context& ctx, const std::vector<int64_t>& shape,
+                                   float mean, float std, int32_t seed, float a, float b,
+                                   DataType dtype, const Place& place, DenseTensor* out) {
+  using MT = MathType<T>;
+  T* o = ctx.template Alloc<T>(out);
+  funcs::WithRandomEngine(seed, [&](random::Engine* engine) {
+    funcs::FillFromDraws(o, out->numel(), [&](MT* values, int64_t n) {
+      random::FillTruncatedNormal(engine, values, n, static_cast<MT>(mean), static_cast<MT>(std),
+                                  static_cast<MT>(a), static_cast<MT>(b));
+    });
+  });
+}
+
 // x filled in place with Exp(lam) draws: (-1 / lam) * log(1 - canonical) in MathType<T>.
 template <typename T, typename Context>
 void ExponentialKernel(const Context& ctx, const DenseTensor& x, float lam, DenseTensor* out) {

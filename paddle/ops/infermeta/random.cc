@@ -83,6 +83,22 @@ void MultinomialInferMeta(const TensorMeta& x, int64_t num_samples, bool replace
   out->dtype = DataType::INT64;
 }
 
+void TruncatedGaussianInferMeta(const std::vector<int64_t>& shape, float mean, float std,
+                                int32_t seed, float a, float b, DataType dtype, const Place& place,
+                                TensorMeta* out) {
+  PD_CHECK(IsFloating(dtype),
+           errors::InvalidArgument("truncated_gaussian_random: argument 'dtype' must be a "
+                                   "floating-point type, received ",
+                                   DataTypeName(dtype)));
+  PD_CHECK(std > 0, errors::InvalidArgument("truncated_gaussian_random: argument 'std' must be "
+                                            "positive, received ",
+                                            std));
+  PD_CHECK(a < b, errors::InvalidArgument("truncated_gaussian_random: argument 'a' (", a,
+                                          ") must be less than 'b' (", b, ")"));
+  out->dims = NonNegativeShape("truncated_gaussian_random", shape);
+  out->dtype = dtype;
+}
+
 void ExponentialInferMeta(const TensorMeta& x, float lam, TensorMeta* out) {
   PD_CHECK(IsFloating(x.dtype),
            errors::InvalidArgument("exponential_: argument 'x' must be a floating-point tensor, "

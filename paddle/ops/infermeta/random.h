@@ -17,6 +17,9 @@ void ProbabilitiesInferMeta(const TensorMeta& x, TensorMeta* out);
 void RatesInferMeta(const TensorMeta& x, TensorMeta* out);
 void MultinomialInferMeta(const TensorMeta& x, int64_t num_samples, bool replacement,
                           TensorMeta* out);
+void TruncatedGaussianInferMeta(const std::vector<int64_t>& shape, float mean, float std,
+                                int32_t seed, float a, float b, DataType dtype, const Place& place,
+                                TensorMeta* out);
 void ExponentialInferMeta(const TensorMeta& x, float lam, TensorMeta* out);
 
 }  // namespace paddle

@@ -18,7 +18,9 @@ def _initializers(paddle, dtype):
     for initializer, shape in [
             (init.Normal(0.5, 2.0), [7, 5]), (init.Uniform(-0.3, 0.7), [7, 5]),
             (init.XavierNormal(), [6, 4]), (init.XavierUniform(), [6, 4]),
-            (init.KaimingNormal(), [3, 2, 3, 3]), (init.KaimingUniform(), [3, 2, 3, 3])]:
+            (init.KaimingNormal(), [3, 2, 3, 3]), (init.KaimingUniform(), [3, 2, 3, 3]),
+            (init.TruncatedNormal(), [300]), (init.TruncatedNormal(0.5, 2.0, -1.0, 3.0), [7, 5]),
+            (init.TruncatedNormal(0.0, 0.02, -0.04, 0.04), [64])]:
         made.append(paddle.create_parameter(shape, dtype, default_initializer=initializer))
     paddle.set_default_dtype(dtype)
     try:
@@ -35,7 +37,8 @@ def _dropouts(paddle, dtype):
     x = paddle.to_tensor(np.arange(1.0, 61.0).reshape(3, 4, 5).astype(dtype))
     return [F.dropout(x, 0.3), F.dropout(x, 0.5, mode="downscale_in_infer"),
             F.dropout(x, 0.4, axis=1), F.dropout(x, 0.2, axis=[0, 2]),
-            paddle.nn.Dropout(0.25)(x)]
+            paddle.nn.Dropout(0.25)(x),
+            F.rrelu(paddle.to_tensor(np.linspace(-2.0, 1.0, 24).astype(dtype)), 0.1, 0.4)]
 
 
 def _rng_state_round_trip(paddle, dtype):
