@@ -93,6 +93,10 @@ def cases():
             p.rand([3], d), p.randn([3], d), p.randint(0, 10, [5]), p.randn([2], d),
             p.randperm(5), p.uniform([2], d), p.bernoulli(p.full([3], 0.5, d)),
             p.rand([1], d)])
+    for dtype in ("float16", "bfloat16"):  # drawn in float32 and rounded; compared as float32
+        table[f"half/{dtype}"] = (SEEDS[1], lambda p, d=dtype: [
+            t.astype("float32") for t in (p.rand([20], d), p.randn([21], d),
+                                          p.uniform([20], d, min=-2.0, max=3.0))])
     for seed in SEEDS:
         table[f"randint/{seed}"] = (seed, lambda p: [
             p.randint(0, 10, [12]), p.randint(-5, 1000003, [4, 3]), p.randint(7, shape=[6]),
