@@ -67,6 +67,8 @@ def paddle_workloads():
         "mlp_train_step_ms": (train_step, 50, 1e3),
         # The same 1,000-op chain as static_1000_tiny_ops_us_per_op, run eagerly.
         "dygraph_1000_tiny_ops_us_per_op": (lambda: chain_eager(one_a), 200, 1e6 / 1000),
+        # 16.8M draws from the CPU generator (the polar method, one mt19937_64 stream).
+        "randn_4096x4096_ms": (lambda: paddle.randn([4096, 4096]).numpy(), 3, 1e3),
     }
 
 
@@ -133,6 +135,7 @@ def torch_workloads():
         "relu_1elem_us": (lambda: torch.relu(relu_in), 20000, 1e6),
         "matmul_1024_gflops": (lambda: torch.matmul(big_a, big_b), 10, 2 * n ** 3 / 1e9),
         "mlp_train_step_ms": (train_step, 50, 1e3),
+        "randn_4096x4096_ms": (lambda: torch.randn(4096, 4096), 3, 1e3),
     }
 
 

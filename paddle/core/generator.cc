@@ -1,16 +1,34 @@
 #include "paddle/core/generator.h"
 
+#include <sstream>
+
 namespace paddle {
 
 void Generator::Seed(uint64_t seed) {
   std::lock_guard<std::mutex> lock(mutex_);
   seed_ = seed;
-  engine_.seed(seed);
+  random::SeedFromUserSeed(&engine_, seed);
 }
 
-uint64_t Generator::NextSeed() {
+std::string Generator::State() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return engine_();
+  std::ostringstream text;
+  text << seed_ << ' ' << engine_;
+  return text.str();
+}
+
+bool Generator::SetState(const std::string& state) {
+  std::istringstream text(state);
+  uint64_t seed = 0;
+  random::Engine engine;
+  text >> seed >> engine;
+  if (text.fail()) return false;
+  text >> std::ws;
+  if (!text.eof()) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  seed_ = seed;
+  engine_ = engine;
+  return true;
 }
 
 Generator& DefaultGenerator() {

@@ -21,6 +21,10 @@ void BindRuntime(py::module_& m) {
   m.def(
       "_seed", [](uint64_t seed) { DefaultGenerator().Seed(seed); }, py::arg("seed"));
   m.def("_initial_seed", []() { return DefaultGenerator().seed(); });
+  m.def("_rng_state", []() { return py::bytes(DefaultGenerator().State()); });
+  m.def(
+      "_set_rng_state", [](const std::string& state) { return DefaultGenerator().SetState(state); },
+      py::arg("state"));
 
   m.def("_set_default_place",
         [](py::object place) { imperative::SetDefaultPlace(PlaceFromPy(place)); });

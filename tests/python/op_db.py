@@ -580,7 +580,7 @@ def random_check(kind):
         values = to_numpy(result).astype(np.float64)
         assert list(result.shape) == list(sample.kwargs["shape"])
         if kind == "uniform":
-            lo, hi = sample.kwargs.get("min", -1.0), sample.kwargs.get("max", 1.0)
+            lo, hi = sample.kwargs.get("min", 0.0), sample.kwargs.get("max", 1.0)
             assert values.min() >= lo and values.max() <= hi
             assert abs(values.mean() - (lo + hi) / 2) < 0.05 * (hi - lo)
         else:
@@ -1692,3 +1692,4 @@ from op_db_sparse import SPARSE_OPS; OP_DB += SPARSE_OPS  # noqa: E402,E702
 from op_db_ctc import CTC_OPS; OP_DB += CTC_OPS  # noqa: E402,E702
 from op_db_rnn import RNN_OPS; OP_DB += RNN_OPS  # noqa: E402,E702
 from op_db_attn import ATTENTION_OPS; OP_DB += ATTENTION_OPS  # noqa: E402,E702
+from op_db_rng import RNG_OPS; OP_DB += RNG_OPS  # noqa: E402,E702

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
+#include <vector>
 
 #include "paddle/kernels/funcs/elementwise_cpu.h"
 #include "paddle/kernels/funcs/random_fill.h"
@@ -64,10 +64,11 @@ void RreluKernel(const Context& ctx, const DenseTensor& x, float lower, float up
     });
     return;
   }
-  funcs::RandomFill(n, 0, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-    std::uniform_real_distribution<float> dist(lower, upper);
-    for (int64_t i = begin; i < end; ++i) apply(i, static_cast<MT>(dist(engine)));
+  std::vector<float> slopes(static_cast<size_t>(n));
+  funcs::WithRandomEngine(0, [&](random::Engine* engine) {
+    random::FillUniform(engine, slopes.data(), n, lower, upper);
   });
+  for (int64_t i = 0; i < n; ++i) apply(i, static_cast<MT>(slopes[i]));
 }
 
 }  // namespace paddle

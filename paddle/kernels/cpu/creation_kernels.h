@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "paddle/common/place.h"
 #include "paddle/core/dense_tensor.h"
@@ -94,38 +93,35 @@ void EyeKernel(const Context& ctx, int64_t num_rows, int64_t num_columns, DataTy
   for (int64_t i = 0; i < std::min(rows, cols); ++i) o[i * cols + i] = static_cast<T>(1);
 }
 
-// Uniform in [min, max): a draw that rounds up to `max` in T is drawn again.
+// Uniform in [min, max): canonical * (max - min) + min in T, as PaddlePaddle's
+// std::uniform_real_distribution<T> (a draw may round up to max, as there).
 template <typename T, typename Context>
 void UniformKernel(const Context& ctx, const std::vector<int64_t>& shape, DataType dtype,
                    const Scalar& min, const Scalar& max, int32_t seed, const Place& place,
                    DenseTensor* out) {
+  using MT = MathType<T>;
   T* o = ctx.template Alloc<T>(out);
-  double lo = min.to<double>(), hi = max.to<double>();
-  MathType<T> hi_t = static_cast<MathType<T>>(static_cast<T>(hi));
-  // Without a value of T in [min, max) (an empty range, or both ends rounding together) the
-  // rounded draws are kept as they are.
-  bool exclusive = static_cast<MathType<T>>(static_cast<T>(lo)) < hi_t;
-  funcs::RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-    std::uniform_real_distribution<double> dist(lo, hi);
-    for (int64_t i = begin; i < end; ++i) {
-      T v = static_cast<T>(dist(engine));
-      while (exclusive && static_cast<MathType<T>>(v) >= hi_t) v = static_cast<T>(dist(engine));
-      o[i] = v;
-    }
+  // PaddlePaddle's min and max are float attributes: the bounds are rounded to float first.
+  const MT low = static_cast<MT>(static_cast<float>(min.to<double>()));
+  const MT high = static_cast<MT>(static_cast<float>(max.to<double>()));
+  funcs::WithRandomEngine(seed, [&](random::Engine* engine) {
+    funcs::FillFromDraws(o, out->numel(), [&](MT* values, int64_t n) {
+      random::FillUniform(engine, values, n, low, high);
+    });
   });
 }
 
+// N(mean, std^2) by the polar method (random::FillNormal). std == 0 still draws, so the stream
+// advances as in PaddlePaddle.
 template <typename T, typename Context>
 void GaussianKernel(const Context& ctx, const std::vector<int64_t>& shape, float mean, float std,
                     int32_t seed, DataType dtype, const Place& place, DenseTensor* out) {
-  if (std == 0.0f) {  // std::normal_distribution requires a positive deviation
-    Fill<T>(ctx, out, static_cast<T>(mean));
-    return;
-  }
+  using MT = MathType<T>;
   T* o = ctx.template Alloc<T>(out);
-  funcs::RandomFill(out->numel(), seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-    std::normal_distribution<double> dist(mean, std);
-    for (int64_t i = begin; i < end; ++i) o[i] = static_cast<T>(dist(engine));
+  funcs::WithRandomEngine(seed, [&](random::Engine* engine) {
+    funcs::FillFromDraws(o, out->numel(), [&](MT* values, int64_t n) {
+      random::FillNormal(engine, values, n, static_cast<MT>(mean), static_cast<MT>(std));
+    });
   });
 }
 

@@ -1,16 +1,15 @@
-// CPU dropout (Paddle's DropoutRawKernel). Training: an element is dropped when its uniform
-// float draw is < p (mask 0, out 0), else kept (mask 1, out x / (1 - p) for upscale_in_train,
-// x for downgrade_in_infer). is_test: out = x (upscale_in_train) or x * (1 - p)
-// (downgrade_in_infer), and mask is all ones. As in Paddle, p is read as float and 1 - p is
-// rounded to T before it divides or multiplies. The draws follow Note [Random streams]
-// (funcs/random_fill.h): seed_tensor's value when given, else `seed` when fix_seed, else the
-// default generator.
+// CPU dropout (Paddle's DropoutRawKernel). Training: an element is dropped when a uniform float
+// draw (float whatever T is, as in PaddlePaddle) is < p (mask 0, out 0), else kept (mask 1, out
+// x / (1 - p) for upscale_in_train, x for downgrade_in_infer). is_test: out = x
+// (upscale_in_train) or x * (1 - p) (downgrade_in_infer), and mask is all ones. As in Paddle, p
+// is read as float and 1 - p is rounded to T before it divides or multiplies. The draws follow
+// Note [Random streams] (funcs/random_fill.h): seed_tensor's value when given, else `seed` when
+// fix_seed, else the default generator.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 
 #include "paddle/common/errors.h"
@@ -66,33 +65,25 @@ void DropoutKernel(const Context& ctx, const DenseTensor& x, const DenseTensor* 
     return;
   }
   const MT keep = static_cast<MT>(static_cast<T>(1.0f - prob));
-  // Each 64-bit output of the engine gives two 24-bit uniform draws in [0, 1) (a float's
-  // precision): the engine ran once per element before and was most of the kernel's time. The
-  // draws of a chunk come first, then a loop over the chunk without calls, which vectorizes.
-  constexpr int64_t kChunk = 256;
-  constexpr float kUnit = 1.0f / 16777216.0f;  // 2^-24
-  funcs::RandomFill(n, SeedOf(seed_tensor, seed, fix_seed),
-                    [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-                      float draws[kChunk];
-                      for (int64_t start = begin; start < end; start += kChunk) {
-                        const int64_t count = std::min(kChunk, end - start);
-                        for (int64_t j = 0; j < count; j += 2) {
-                          const uint64_t bits = engine();
-                          draws[j] = static_cast<float>(bits >> 40) * kUnit;
-                          draws[j + 1] = static_cast<float>((bits >> 16) & 0xFFFFFFu) * kUnit;
-                        }
-                        const T* src = in + start;
-                        T* dst = o + start;
-                        uint8_t* kept_mask = m + start;
-                        for (int64_t j = 0; j < count; ++j) {
-                          const bool kept = draws[j] >= prob;
-                          kept_mask[j] = kept ? 1 : 0;
-                          const T value =
-                              upscale ? static_cast<T>(static_cast<MT>(src[j]) / keep) : src[j];
-                          dst[j] = kept ? value : static_cast<T>(0);
-                        }
-                      }
-                    });
+  // One float draw per element, in order, as Paddle draws them (bit-identical masks); the draws
+  // of a chunk come first, then a loop over the chunk without calls, which vectorizes.
+  funcs::WithRandomEngine(SeedOf(seed_tensor, seed, fix_seed), [&](random::Engine* engine) {
+    constexpr int64_t kChunk = 256;
+    float draws[kChunk];
+    for (int64_t start = 0; start < n; start += kChunk) {
+      const int64_t count = std::min(kChunk, n - start);
+      for (int64_t j = 0; j < count; ++j) draws[j] = random::CanonicalFloat(engine);
+      const T* src = in + start;
+      T* dst = o + start;
+      uint8_t* kept_mask = m + start;
+      for (int64_t j = 0; j < count; ++j) {
+        const bool kept = draws[j] >= prob;
+        kept_mask[j] = kept ? 1 : 0;
+        const T value = upscale ? static_cast<T>(static_cast<MT>(src[j]) / keep) : src[j];
+        dst[j] = kept ? value : static_cast<T>(0);
+      }
+    }
+  });
 }
 
 }  // namespace paddle

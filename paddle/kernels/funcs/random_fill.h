@@ -1,43 +1,53 @@
-// Parallel, reproducible random draws for the CPU kernels (uniform, gaussian, dropout).
+// The engine a CPU random op draws from, and fills of any float type from float/double draws.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <random>
+#include <type_traits>
+#include <vector>
 
 #include "paddle/core/generator.h"
-#include "paddle/kernels/funcs/parallel_for.h"
+#include "paddle/core/random_draws.h"
+#include "paddle/kernels/funcs/math_type.h"
 
 namespace paddle::funcs {
 
 // Note [Random streams]
-// A random fill is cut into fixed blocks, each drawn from its own mt19937_64 seeded from
-// (seed, block index). The blocks fill in parallel, and a given seed gives the same tensor
-// whatever the thread count. seed == 0 takes a fresh seed from the default generator, which
-// paddle.seed() resets, so programs are reproducible after paddle.seed(n).
-inline constexpr int64_t kRandomBlock = 1 << 16;
-
-inline uint64_t SplitMix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+// As in PaddlePaddle, an op with a nonzero `seed` attribute draws from a fresh std::mt19937_64
+// seeded with it directly; any other op draws from the default generator's one stream, in call
+// order, which paddle.seed(n) resets. The draws are sequential (one engine), so a tensor's
+// values do not depend on the thread count, and they are PaddlePaddle's.
+template <typename Draw>
+void WithRandomEngine(int64_t seed, Draw&& draw) {
+  if (seed != 0) {
+    random::Engine engine(static_cast<uint64_t>(seed));
+    draw(&engine);
+    return;
+  }
+  DefaultGenerator().Use(draw);
 }
 
-// Calls draw(engine, begin, end) for each block of [0, n) with the block's engine.
-template <typename Draw>
-void RandomFill(int64_t n, int64_t seed, Draw&& draw) {
-  uint64_t base = seed != 0 ? static_cast<uint64_t>(seed) : DefaultGenerator().NextSeed();
-  int64_t blocks = (n + kRandomBlock - 1) / kRandomBlock;
-  ParallelFor(
-      blocks,
-      [&](int64_t first, int64_t last) {
-        for (int64_t b = first; b < last; ++b) {
-          std::mt19937_64 engine(SplitMix64(base ^ SplitMix64(static_cast<uint64_t>(b))));
-          draw(engine, b * kRandomBlock, std::min(n, (b + 1) * kRandomBlock));
-        }
-      },
-      2);
+// Calls fill(buffer, n) with a buffer of MathType<T> (float or double) and stores it in out:
+// 16-bit floats are drawn in float and rounded.
+template <typename T, typename Fill>
+void FillFromDraws(T* out, int64_t n, Fill&& fill) {
+  using MT = MathType<T>;
+  if constexpr (std::is_same_v<T, MT>) {
+    fill(out, n);
+  } else {
+    std::vector<MT> drawn(static_cast<size_t>(n));
+    fill(drawn.data(), n);
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(drawn[i]);
+  }
+}
+
+// One canonical draw in [0, 1) of MathType<T> (std::uniform_real_distribution<T>(0, 1)).
+template <typename T>
+MathType<T> CanonicalDraw(random::Engine* engine) {
+  if constexpr (std::is_same_v<MathType<T>, double>) {
+    return random::CanonicalDouble(engine);
+  } else {
+    return random::CanonicalFloat(engine);
+  }
 }
 
 }  // namespace paddle::funcs

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 
 #include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/blas.h"
@@ -249,10 +248,9 @@ void Dropout(T* data, uint8_t* mask, int64_t n, float p, int64_t seed) {
     return;
   }
   const T scale = T(1) / static_cast<T>(1.0f - p);
-  RandomFill(n, seed, [&](std::mt19937_64& engine, int64_t begin, int64_t end) {
-    std::uniform_real_distribution<float> dist(0.0f, 1.0f);
-    for (int64_t i = begin; i < end; ++i) {
-      const bool kept = dist(engine) >= p;
+  WithRandomEngine(seed, [&](random::Engine* engine) {
+    for (int64_t i = 0; i < n; ++i) {
+      const bool kept = random::CanonicalFloat(engine) >= p;
       mask[i] = kept ? 1 : 0;
       data[i] = kept ? data[i] * scale : T(0);
     }

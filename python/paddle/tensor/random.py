@@ -1,11 +1,14 @@
 """Random tensors. paddle.seed(n) makes them reproducible. Written by hand: they apply Paddle's
 dtype defaults and argument orders."""
-from .. import _C_ops
-from ..base.framework import is_floating
-from ..device import _resolve_place
-from ._helpers import as_int_list, as_scalar, dtype_or_default
+import numbers
 
-__all__ = ["uniform", "normal", "gaussian", "standard_normal", "randn", "rand", "randint"]
+from .. import _C_ops
+from ..base.framework import convert_dtype, is_floating
+from ..device import _resolve_place
+from ._helpers import as_int_list, as_scalar, check_tensor, dtype_or_default
+
+__all__ = ["uniform", "normal", "gaussian", "standard_normal", "randn", "rand", "randint",
+           "randperm", "bernoulli", "poisson", "multinomial"]
 
 
 def _float_dtype(dtype, api):
@@ -16,7 +19,8 @@ def _float_dtype(dtype, api):
     return dtype
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0, name=None):
+    """Uniform draws in [min, max) (PaddlePaddle 3.3's defaults: [0, 1))."""
     return _C_ops.uniform(as_int_list(shape, "uniform", "shape"), _float_dtype(dtype, "uniform"),
                           as_scalar(min, "uniform", "min"), as_scalar(max, "uniform", "max"),
                           int(seed), _resolve_place(None))
@@ -43,13 +47,55 @@ def rand(shape, dtype=None, name=None):
     return uniform(shape, dtype, 0.0, 1.0)
 
 
+def _int(value, api, arg):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{api}(): argument '{arg}' must be an int, received "
+                        f"{type(value).__name__}")
+    return int(value)
+
+
 def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     if high is None:
         low, high = 0, low
-    if high <= low:
-        raise ValueError(f"randint(): 'high' ({high}) must be greater than 'low' ({low})")
-    u = uniform(shape, "float64", float(low), float(high))
-    out = _C_ops.floor(u)
-    # uniform can return exactly `high` after rounding; keep the result in [low, high).
-    out = _C_ops.clip(out, float(low), float(high - 1))
-    return _C_ops.cast(out, dtype or "int64")
+    low, high = _int(low, "randint", "low"), _int(high, "randint", "high")
+    for arg, value in (("low", low), ("high", high)):
+        if not -2**31 <= value < 2**31:  # Paddle's randint takes int32 bounds
+            raise ValueError(f"randint(): argument '{arg}' ({value}) must fit in int32")
+    return _C_ops.randint(low, high, as_int_list(shape, "randint", "shape"),
+                          convert_dtype(dtype or "int64"), 0, _resolve_place(None))
+
+
+def randperm(n, dtype="int64", name=None):
+    return _C_ops.randperm(_int(n, "randperm", "n"), convert_dtype(dtype), 0,
+                           _resolve_place(None))
+
+
+def bernoulli(x, p=None, name=None):
+    """Each element is 1 with probability x (or p, when given, for every element of x's shape)
+    and 0 otherwise."""
+    check_tensor(x, "bernoulli")
+    if p is not None:
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+            raise ValueError(f"bernoulli(): argument 'p' must be a probability in [0, 1], "
+                             f"received {p!r}")
+        x = _C_ops.full_like(x, float(p), x.dtype)
+    return _C_ops.bernoulli(x)
+
+
+def poisson(x, name=None):
+    return _C_ops.poisson(check_tensor(x, "poisson"))
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None):
+    check_tensor(x, "multinomial")
+    return _C_ops.multinomial(x, _int(num_samples, "multinomial", "num_samples"),
+                              bool(replacement))
+
+
+def exponential_(x, lam=1.0, name=None):
+    """Fills x in place with draws from the exponential distribution of rate lam."""
+    check_tensor(x, "exponential_")
+    if isinstance(lam, bool) or not isinstance(lam, numbers.Real):
+        raise TypeError(f"exponential_(): argument 'lam' must be a float, received "
+                        f"{type(lam).__name__}")
+    return _C_ops.exponential_(x, float(lam))

@@ -6,7 +6,7 @@ import numpy as np
 from .. import _C_ops
 from ..base import generated_api, libpaddle
 from ..base.framework import convert_dtype, is_floating
-from . import creation, indexing, linalg, logic, manipulation, math, search, stat
+from . import creation, indexing, linalg, logic, manipulation, math, random, search, stat
 from .to_string import tensor_repr
 
 Tensor = libpaddle.Tensor
@@ -223,6 +223,8 @@ _METHODS = {
 # The in-place forms of the binary ops written by hand in math.py (they take Python scalars).
 for _name in ("add", "subtract", "multiply", "divide"):
     _METHODS[_name + "_"] = _inplace(_name)
+_METHODS["exponential_"] = random.exponential_
+_METHODS["multinomial"] = random.multinomial
 # The methods generated from the op declarations (x.exp(), x.exp_(), x.reshape(...), ...).
 _METHODS.update(generated_api.TENSOR_METHODS)
 

@@ -88,13 +88,15 @@ def test_elu_gradient_for_either_sign_of_alpha(alpha):
 
 # ---- rrelu in training -----------------------------------------------------------------------------
 def test_rrelu_training_gradient_is_the_noise_it_drew():
+    paddle.seed(3)
     x = paddle.to_tensor(np.random.default_rng(0).uniform(-1, 1, (30, 40)), stop_gradient=False)
     out, noise = paddle._C_ops.rrelu(x, 0.1, 0.4, False)
     weights = np.random.default_rng(1).standard_normal((30, 40))
     (grad,) = paddle.grad([(out * paddle.to_tensor(weights)).sum()], [x])
     np.testing.assert_allclose(grad.numpy(), weights * noise.numpy(), rtol=1e-12)
     below = x.numpy() < 0
-    assert np.unique(noise.numpy()[below]).size == below.sum(), "one draw per element"
+    # One float32 draw per element (as in Paddle): among ~600 of them a repeat is possible.
+    assert np.unique(noise.numpy()[below]).size >= 0.99 * below.sum(), "one draw per element"
 
 
 def test_rrelu_training_gradient_matches_finite_differences_under_a_fixed_seed():

@@ -73,9 +73,8 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
             f"dropout(): with 'axis' the mask is drawn by a uniform op of fixed shape, so in a "
             f"static program the dims of x in 'axis' must be known; received x of shape "
             f"{x.shape} and axis {axis}")
-    # Keep an element when its uniform draw is >= p (Paddle's rule), then scale.
-    draw_dtype = x.dtype if x.dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
-    draw = _C_ops.uniform(mask_shape, draw_dtype, 0.0, 1.0, 0, x.place)
+    # Keep an element when its float32 uniform draw is >= p (Paddle's rule), then scale.
+    draw = _C_ops.uniform(mask_shape, DataType.FLOAT32, 0.0, 1.0, 0, x.place)
     keep = _C_ops.cast(_C_ops.greater_equal(draw, _C_ops.full_like(draw, p, draw.dtype)), x.dtype)
     if mode == "upscale_in_train":
         keep = _C_ops.scale(keep, 1.0 / (1.0 - p), 0.0, True)

@@ -5,6 +5,7 @@ Xavier for a transposed one, zero bias), so state dicts interchange with PaddleP
 import math
 import numbers
 
+from ...base.framework import get_default_dtype
 from .. import functional as F
 from ..initializer import Normal
 from .layers import Layer
@@ -29,6 +30,7 @@ class _ConvNd(Layer):
                  padding=0, padding_mode="zeros", output_padding=0, dilation=1, groups=1,
                  weight_attr=None, bias_attr=None, data_format="NCHW"):
         super().__init__()
+        self._dtype = get_default_dtype()  # Paddle's parameters take the default dtype
         layer = type(self).__name__
         if not isinstance(groups, numbers.Integral) or groups <= 0:
             raise ValueError(f"{layer}: 'groups' must be a positive int, received {groups}")
