@@ -1,0 +1,269 @@
+"""Harness entries (op_db.py) of the dense linear algebra ops (paddle/ops/yaml/lapack.yaml):
+inverse, determinant, slogdeterminant, cholesky, solve, triangular_solve, cholesky_solve, eigh,
+eigvalsh, svd and qr, against numpy.linalg.
+
+The inputs are well conditioned (diagonally dominant, or symmetric positive definite where the op
+needs it) so that float64 central differences are accurate. The factorizations of a symmetric
+matrix read one triangle, so their entries symmetrize the input first: the gradient checked is
+then the symmetric one the rules return. Eigenvectors and singular vectors are defined up to
+sign; those entries fix the sign (the first row of each vector positive) on both sides, which
+keeps the loss smooth, so the vector gradients are checked too."""
+import numpy as np
+
+import paddle
+from harness import ErrorSample, OpInfo, Sample
+
+
+def general(rng, shape):
+    """Square matrices kept well away from singular by a dominant diagonal."""
+    n = shape[-1]
+    return rng.uniform(-1.0, 1.0, size=shape) + 3.0 * np.eye(n)
+
+
+def spd(rng, shape):
+    """Symmetric positive definite matrices: b b^T + n I."""
+    b = rng.uniform(-1.0, 1.0, size=shape)
+    return b @ np.swapaxes(b, -1, -2) + shape[-1] * np.eye(shape[-1])
+
+
+def rect(rng, shape):
+    return rng.uniform(-1.0, 1.0, size=shape)
+
+
+def np_t(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def sym_np(x):
+    return (x + np_t(x)) / 2
+
+
+def sym(x):
+    """The symmetric part of square float matrices; anything else unchanged, for the op's own
+    error."""
+    if not isinstance(x, paddle.Tensor):
+        return x
+    square = len(x.shape) >= 2 and x.shape[-1] == x.shape[-2]
+    if not square or x.dtype not in (paddle.float32, paddle.float64):
+        return x
+    return (x + paddle.transpose(x, _swap_last(x))) * 0.5
+
+
+def _swap_last(x):
+    perm = list(range(len(x.shape)))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return perm
+
+
+SINGULAR = np.array([[1.0, 2.0], [2.0, 4.0]])
+NOT_PD = np.array([[1.0, 2.0], [2.0, 1.0]])
+
+
+def square_errors():
+    """The errors every square-matrix op shares: not square, not a matrix, not floating."""
+    return [
+        ErrorSample([np.zeros((2, 3))], {}, ValueError, "square"),
+        ErrorSample([np.zeros((3,))], {}, ValueError, "rank >= 2"),
+        ErrorSample([np.zeros((2, 2), dtype=np.int64)], {}, TypeError, "float32 or float64"),
+        ErrorSample([[[1.0]]], {}, TypeError, "must be a Tensor")]
+
+
+# ---------------------------------------------------------------- inverse, determinants
+def np_slogdet(x):
+    sign, logabs = np.linalg.slogdet(x)
+    return np.stack([sign, logabs])
+
+
+# ---------------------------------------------------------------- cholesky
+def cholesky_sym(x, upper=False):
+    return paddle.linalg.cholesky(sym(x), upper)
+
+
+def np_cholesky(x, upper=False):
+    lower = np.linalg.cholesky(sym_np(x))
+    return np_t(lower) if upper else lower
+
+
+# ---------------------------------------------------------------- solves
+def np_triangular_solve(x, y, upper=True, transpose=False, unitriangular=False):
+    a = np.triu(x) if upper else np.tril(x)
+    if unitriangular:
+        a = a - a * np.eye(x.shape[-1]) + np.eye(x.shape[-1])
+    if transpose:
+        a = np_t(a)
+    return np.linalg.solve(a, y)
+
+
+def np_cholesky_solve(x, y, upper=False):
+    factor = np.triu(y) if upper else np.tril(y)
+    a = np_t(factor) @ factor if upper else factor @ np_t(factor)
+    return np.linalg.solve(a, x)
+
+
+def triangular(rng, shape):
+    """Matrices whose triangles are well conditioned (diagonal 2 to 3)."""
+    return rng.uniform(-0.5, 0.5, size=shape) + np.diag(rng.uniform(2.0, 3.0, size=shape[-1]))
+
+
+# ---------------------------------------------------------------- eigh, eigvalsh
+def np_signs(vectors):
+    """+-1 per column making its first entry nonnegative."""
+    first = vectors[..., :1, :]
+    return np.where(first < 0, -1.0, 1.0)
+
+
+def signs(vectors):
+    first = vectors[..., :1, :]
+    return paddle.where(first < 0, paddle.full_like(first, -1.0), paddle.full_like(first, 1.0))
+
+
+def eigh_fixed(x, UPLO="L"):
+    values, vectors = paddle.linalg.eigh(sym(x), UPLO)
+    return values, vectors * signs(vectors)
+
+
+def np_eigh_fixed(x, UPLO="L"):
+    values, vectors = np.linalg.eigh(sym_np(x), UPLO)
+    return values, vectors * np_signs(vectors)
+
+
+def eigvalsh_sym(x, UPLO="L"):
+    return paddle.linalg.eigvalsh(sym(x), UPLO)
+
+
+def np_eigvalsh(x, UPLO="L"):
+    return np.linalg.eigvalsh(sym_np(x), UPLO)
+
+
+def distinct_spectrum(rng, shape):
+    """Symmetric matrices with well separated eigenvalues (1, 2.5, 4, ...)."""
+    n = shape[-1]
+    q, _ = np.linalg.qr(rng.standard_normal(shape))
+    values = 1.0 + 1.5 * np.arange(n)
+    return (q * values[..., None, :]) @ np_t(q)
+
+
+# ---------------------------------------------------------------- svd
+def svd_fixed(x):
+    """u, s, vh with each singular pair's sign fixed. (full_matrices, whose extra columns span a
+    complement and are not unique, is checked in linalg/test_lapack_ops.py.)"""
+    u, s, vh = paddle.linalg.svd(x)
+    d = signs(u)
+    return u * d, s, vh * paddle.transpose(d, _swap_last(d))
+
+
+def np_svd_fixed(x):
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    d = np_signs(u)
+    return u * d, s, vh * np_t(d)
+
+
+def separated_singular(rng, shape):
+    """Matrices with singular values 1, 2, 3, ... (distinct and away from zero)."""
+    m, n = shape[-2], shape[-1]
+    k = min(m, n)
+    u, _ = np.linalg.qr(rng.standard_normal(shape[:-2] + (m, k)))
+    v, _ = np.linalg.qr(rng.standard_normal(shape[:-2] + (n, k)))
+    return (u * (1.0 + np.arange(k))) @ np_t(v)
+
+
+# ---------------------------------------------------------------- qr
+def qr_api(x, mode="reduced"):
+    return paddle.linalg.qr(x, mode)
+
+
+def np_qr(x, mode="reduced"):
+    return np.linalg.qr(x, mode)
+
+
+UNIT_LOWER_TRANSPOSED = {"upper": False, "transpose": True, "unitriangular": True}
+NO_GRAD_WIDE = []  # QR's gradient is defined for m >= n only (qr_grad raises otherwise)
+
+LINALG_OPS = [
+    OpInfo("inverse", paddle.linalg.inv, np.linalg.inv, lambda rng: [
+        Sample([general(rng, (3, 3))]),
+        Sample([general(rng, (2, 4, 4))]),
+        Sample([general(rng, (1, 1))])],
+        second_order=True,
+        errors=lambda: square_errors() + [
+            ErrorSample([SINGULAR], {}, ValueError, "inverse: matrix 0 of 'x' is singular")]),
+    OpInfo("determinant", paddle.linalg.det, np.linalg.det, lambda rng: [
+        Sample([general(rng, (3, 3))]),
+        Sample([general(rng, (2, 2, 4, 4))]),
+        Sample([-general(rng, (2, 2))])],
+        second_order=True,
+        errors=lambda: square_errors()),
+    OpInfo("slogdeterminant", paddle.linalg.slogdet, np_slogdet, lambda rng: [
+        Sample([general(rng, (3, 3))]),
+        Sample([-general(rng, (3, 2, 2))])],
+        second_order=True,
+        errors=lambda: square_errors()),
+    OpInfo("cholesky", cholesky_sym, np_cholesky, lambda rng: [
+        Sample([spd(rng, (3, 3))]),
+        Sample([spd(rng, (2, 4, 4))], {"upper": True})],
+        second_order=True,
+        errors=lambda: square_errors() + [
+            ErrorSample([NOT_PD], {}, ValueError, "cholesky: matrix 0 of 'x' is not positive "
+                                                  "definite")]),
+    OpInfo("solve", paddle.linalg.solve, np.linalg.solve, lambda rng: [
+        Sample([general(rng, (3, 3)), rect(rng, (3, 2))]),
+        Sample([general(rng, (2, 3, 3)), rect(rng, (2, 3, 1))]),
+        # x's batch broadcasts against y's.
+        Sample([general(rng, (3, 3)), rect(rng, (2, 3, 2))])],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([SINGULAR, np.ones((2, 1))], {}, ValueError,
+                        "solve: matrix 0 of 'x' is singular"),
+            ErrorSample([np.eye(3), np.ones((2, 1))], {}, ValueError, "as many rows"),
+            ErrorSample([np.zeros((2, 3)), np.ones((2, 1))], {}, ValueError, "square"),
+            ErrorSample([np.eye(2), np.ones((2, 1), dtype=np.float32)], {}, TypeError,
+                        "dtype float32")]),
+    OpInfo("triangular_solve", paddle.linalg.triangular_solve, np_triangular_solve, lambda rng: [
+        Sample([triangular(rng, (3, 3)), rect(rng, (3, 2))]),
+        Sample([triangular(rng, (2, 3, 3)), rect(rng, (2, 3, 2))], {"upper": False}),
+        Sample([triangular(rng, (3, 3)), rect(rng, (3, 1))], {"transpose": True}),
+        Sample([triangular(rng, (4, 4)), rect(rng, (2, 4, 2))], UNIT_LOWER_TRANSPOSED)],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.eye(3), np.ones((2, 1))], {}, ValueError, "as many rows"),
+            ErrorSample([np.zeros((2, 3)), np.ones((2, 1))], {}, ValueError, "square")]),
+    OpInfo("cholesky_solve", paddle.linalg.cholesky_solve, np_cholesky_solve, lambda rng: [
+        Sample([rect(rng, (3, 2)), triangular(rng, (3, 3))]),
+        Sample([rect(rng, (2, 3, 1)), triangular(rng, (2, 3, 3))], {"upper": True})],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.ones((2, 1)), np.eye(3)], {}, ValueError, "as many rows"),
+            ErrorSample([np.ones((2, 1)), np.zeros((2, 3))], {}, ValueError, "square")]),
+    OpInfo("eigh", eigh_fixed, np_eigh_fixed, lambda rng: [
+        Sample([distinct_spectrum(rng, (3, 3))]),
+        Sample([distinct_spectrum(rng, (2, 4, 4))], {"UPLO": "U"})],
+        second_order=True, atol=1e-4, rtol=1e-4,
+        errors=lambda: square_errors() + [
+            ErrorSample([np.eye(2)], {"UPLO": "X"}, ValueError, "'UPLO' must be 'L' or 'U'")]),
+    OpInfo("eigvalsh", eigvalsh_sym, np_eigvalsh, lambda rng: [
+        Sample([distinct_spectrum(rng, (3, 3))]),
+        Sample([distinct_spectrum(rng, (2, 4, 4))], {"UPLO": "U"})],
+        second_order=True, atol=1e-4, rtol=1e-4,
+        errors=lambda: square_errors()),
+    OpInfo("svd", svd_fixed, np_svd_fixed, lambda rng: [
+        Sample([separated_singular(rng, (4, 3))]),
+        Sample([separated_singular(rng, (3, 5))]),
+        Sample([separated_singular(rng, (2, 3, 3))])],
+        second_order=True, atol=1e-4, rtol=1e-4,
+        errors=lambda: [
+            ErrorSample([np.zeros((3,))], {}, ValueError, "rank >= 2"),
+            ErrorSample([np.zeros((2, 2), dtype=np.int32)], {}, TypeError,
+                        "float32 or float64")]),
+    OpInfo("qr", qr_api, np_qr, lambda rng: [
+        Sample([separated_singular(rng, (4, 3))]),
+        Sample([general(rng, (3, 3))]),
+        Sample([separated_singular(rng, (2, 5, 2))]),
+        Sample([general(rng, (3, 3))], {"mode": "r"}),
+        Sample([general(rng, (3, 3))], {"mode": "complete"}),
+        Sample([separated_singular(rng, (4, 3))], {"mode": "complete"}, grad_args=NO_GRAD_WIDE),
+        Sample([separated_singular(rng, (3, 5))], grad_args=NO_GRAD_WIDE)],
+        second_order=True, atol=1e-4, rtol=1e-4,
+        errors=lambda: [
+            ErrorSample([np.eye(3)], {"mode": "full"}, ValueError, "'mode'"),
+            ErrorSample([np.zeros((3,))], {}, ValueError, "rank >= 2")]),
+]
