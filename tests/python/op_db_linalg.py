@@ -176,6 +176,68 @@ def np_qr(x, mode="reduced"):
     return np.linalg.qr(x, mode)
 
 
+# ---------------------------------------------------------------- lu, lu_unpack
+def np_lu_matrix(a):
+    """getrf's partial pivoting on one matrix: (packed L and U, 1-based pivots, info)."""
+    a = a.copy()
+    m, n = a.shape
+    k = min(m, n)
+    pivots = np.zeros(k, np.int32)
+    info = 0
+    for j in range(k):
+        p = j + int(np.argmax(np.abs(a[j:, j])))
+        pivots[j] = p + 1
+        a[[j, p]] = a[[p, j]]
+        if a[j, j] == 0:
+            info = info or j + 1
+            continue
+        a[j + 1:, j] /= a[j, j]
+        a[j + 1:, j + 1:] -= np.outer(a[j + 1:, j], a[j, j + 1:])
+    return a, pivots, np.int32(info)
+
+
+def np_lu(x, pivot=True, get_infos=False):
+    batch = x.shape[:-2]
+    parts = [np_lu_matrix(a) for a in x.reshape((-1,) + x.shape[-2:])]
+    out = np.stack([p[0] for p in parts]).reshape(x.shape)
+    pivots = np.stack([p[1] for p in parts]).reshape(batch + (-1,))
+    infos = np.array([p[2] for p in parts], np.int32).reshape(batch)
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_api(x, pivot=True, get_infos=False):
+    return paddle.linalg.lu(x, pivot, get_infos)
+
+
+def np_lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True):
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    lower = np.tril(x, -1)[..., :, :k] + np.eye(m, k)
+    upper = np.triu(x)[..., :k, :]
+    pmat = np.zeros(x.shape[:-2] + (m, m))
+    for index in np.ndindex(x.shape[:-2]):
+        rows = list(range(m))
+        for i, p in enumerate(y[index]):
+            rows[i], rows[p - 1] = rows[p - 1], rows[i]
+        pmat[index][rows, range(m)] = 1.0
+    return pmat, lower, upper
+
+
+def pivots_for(rng, batch, m, n):
+    """Valid 1-based pivots: row i swaps with a row at or below it."""
+    k = min(m, n)
+    return np.array([[rng.integers(i, m) + 1 for i in range(k)]
+                     for _ in range(int(np.prod(batch, dtype=int)))],
+                    np.int32).reshape(tuple(batch) + (k,))
+
+
+def lu_unpack_sample(rng, batch, m, n):
+    return Sample([rect(rng, tuple(batch) + (m, n)), pivots_for(rng, batch, m, n)])
+
+
+NO_GRAD_RECTANGULAR = []  # lu's gradient is implemented for square matrices only
+NO_GRAD_SINGULAR = []  # U of a singular matrix is not invertible: no gradient
+
 UNIT_LOWER_TRANSPOSED = {"upper": False, "transpose": True, "unitriangular": True}
 NO_GRAD_WIDE = []  # QR's gradient is defined for m >= n only (qr_grad raises otherwise)
 
@@ -266,4 +328,25 @@ LINALG_OPS = [
         errors=lambda: [
             ErrorSample([np.eye(3)], {"mode": "full"}, ValueError, "'mode'"),
             ErrorSample([np.zeros((3,))], {}, ValueError, "rank >= 2")]),
+    OpInfo("lu", lu_api, np_lu, lambda rng: [
+        Sample([general(rng, (3, 3))]),
+        Sample([general(rng, (2, 4, 4))], {"get_infos": True}),
+        Sample([rect(rng, (4, 3))], grad_args=NO_GRAD_RECTANGULAR),
+        Sample([rect(rng, (2, 3, 5))], grad_args=NO_GRAD_RECTANGULAR),
+        Sample([SINGULAR], {"get_infos": True}, grad_args=NO_GRAD_SINGULAR)],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.eye(3)], {"pivot": False}, ValueError, "pivot=False"),
+            ErrorSample([np.zeros((3,))], {}, ValueError, "rank >= 2")]),
+    OpInfo("lu_unpack", paddle.linalg.lu_unpack, np_lu_unpack, lambda rng: [
+        lu_unpack_sample(rng, [], 3, 3),
+        lu_unpack_sample(rng, [2], 4, 4),
+        lu_unpack_sample(rng, [], 4, 2),
+        lu_unpack_sample(rng, [2], 2, 4)],
+        second_order=True, no_second_order_reason="unpacking copies elements: a linear map",
+        errors=lambda: [
+            ErrorSample([np.eye(3), np.ones(3)], {}, TypeError, "int32"),
+            ErrorSample([np.eye(3), np.ones(2, np.int32)], {}, ValueError, "pivots"),
+            ErrorSample([np.eye(3), np.array([1, 2, 7], np.int32)], {}, ValueError,
+                        "pivot 2 of matrix 0 is 7")]),
 ]

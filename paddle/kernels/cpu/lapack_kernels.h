@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "paddle/common/errors.h"
@@ -205,6 +206,62 @@ void QrKernel(const Context& ctx, const DenseTensor& x, const std::string& mode,
   for (int64_t i = 0; i < xs.count; ++i) {
     funcs::QrDecomposition(xs.rows, xs.cols, x.data<T>() + i * xs.size(), mode == "complete",
                            q_data + i * qs.size(), r_data + i * rs.size());
+  }
+}
+
+// pivots (int32, 1-based as LAPACK's) and infos (> 0: U is singular) per matrix. Only the
+// pivoting factorization exists on the CPU, as in Paddle.
+template <typename T, typename Context>
+void LuKernel(const Context& ctx, const DenseTensor& x, bool pivot, DenseTensor* out,
+              DenseTensor* pivots, DenseTensor* infos) {
+  PD_CHECK(pivot, errors::InvalidArgument("lu: the factorization without pivoting (pivot=False) "
+                                          "is not supported on the CPU, as in Paddle"));
+  T* o = ctx.template Alloc<T>(out);
+  int32_t* p = ctx.template Alloc<int32_t>(pivots);
+  int32_t* info = ctx.template Alloc<int32_t>(infos);
+  MatrixBatch xs(x.dims());
+  int64_t k = std::min(xs.rows, xs.cols);
+  for (int64_t i = 0; i < xs.count; ++i) {
+    info[i] = funcs::LuFactorization(xs.rows, xs.cols, x.data<T>() + i * xs.size(),
+                                     o + i * xs.size(), p + i * k);
+  }
+}
+
+// x = P L U from lu's packed factors and pivots: pmat [*, m, m], l [*, m, k] (unit diagonal),
+// u [*, k, n]. Both parts are always computed; the flags are kept for Paddle's signature.
+template <typename T, typename Context>
+void LuUnpackKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& pivots,
+                    bool unpack_ludata, bool unpack_pivots, DenseTensor* pmat, DenseTensor* l,
+                    DenseTensor* u) {
+  T* p_data = ctx.template Alloc<T>(pmat);
+  T* l_data = ctx.template Alloc<T>(l);
+  T* u_data = ctx.template Alloc<T>(u);
+  MatrixBatch xs(x.dims());
+  int64_t m = xs.rows, n = xs.cols, k = std::min(m, n);
+  const int32_t* piv = pivots.data<int32_t>();
+  std::vector<int64_t> rows(m);
+  for (int64_t b = 0; b < xs.count; ++b) {
+    const T* lu = x.data<T>() + b * xs.size();
+    T* lb = l_data + b * m * k;
+    T* ub = u_data + b * k * n;
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < k; ++j) lb[i * k + j] = i > j ? lu[i * n + j] : T(i == j ? 1 : 0);
+    }
+    for (int64_t i = 0; i < k; ++i) {
+      for (int64_t j = 0; j < n; ++j) ub[i * n + j] = j >= i ? lu[i * n + j] : T(0);
+    }
+    // Row i of L U is row rows[i] of x, after the interchanges in order.
+    for (int64_t i = 0; i < m; ++i) rows[i] = i;
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t other = piv[b * k + i] - 1;
+      PD_CHECK(other >= 0 && other < m,
+               errors::InvalidArgument("lu_unpack: pivot ", i, " of matrix ", b, " is ", other + 1,
+                                       ", expected a row in [1, ", m, "]"));
+      std::swap(rows[i], rows[other]);
+    }
+    T* pb = p_data + b * m * m;
+    std::fill(pb, pb + m * m, T(0));
+    for (int64_t i = 0; i < m; ++i) pb[rows[i] * m + i] = T(1);
   }
 }
 

@@ -317,6 +317,18 @@ void QrDecomposition(int64_t m, int64_t n, const T* a, bool complete, T* q, T* r
   Transpose(q_cols, m, q_cm.data(), q);
 }
 
+template <typename T>
+int LuFactorization(int64_t m, int64_t n, const T* a, T* lu, int* pivots) {
+  if (m == 0 || n == 0) return 0;
+  // Factor a itself (not its column-major read, a^T): transpose in, factor, transpose out.
+  std::vector<T> factored(m * n);
+  Transpose(m, n, a, factored.data());
+  int mm = LapackInt(m), nn = LapackInt(n), info = 0;
+  Lapack<T>::getrf(&mm, &nn, factored.data(), &mm, pivots, &info);
+  Transpose(n, m, factored.data(), lu);
+  return info;
+}
+
 #define PD_INSTANTIATE_LAPACK(T)                                                                \
   template bool InvertMatrix<T>(int64_t, const T*, T*);                                         \
   template T Determinant<T>(int64_t, const T*);                                                 \
@@ -327,7 +339,8 @@ void QrDecomposition(int64_t m, int64_t n, const T* a, bool complete, T* q, T* r
   template void CholeskySolve<T>(int64_t, int64_t, const T*, const T*, bool, T*);               \
   template bool SymmetricEigen<T>(int64_t, const T*, bool, T*, T*);                             \
   template bool SingularValueDecomposition<T>(int64_t, int64_t, const T*, bool, T*, T*, T*);    \
-  template void QrDecomposition<T>(int64_t, int64_t, const T*, bool, T*, T*);
+  template void QrDecomposition<T>(int64_t, int64_t, const T*, bool, T*, T*);                   \
+  template int LuFactorization<T>(int64_t, int64_t, const T*, T*, int*);
 
 PD_INSTANTIATE_LAPACK(float)
 PD_INSTANTIATE_LAPACK(double)

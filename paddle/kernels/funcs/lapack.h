@@ -59,4 +59,11 @@ bool SingularValueDecomposition(int64_t m, int64_t n, const T* a, bool full_matr
 template <typename T>
 void QrDecomposition(int64_t m, int64_t n, const T* a, bool complete, T* q, T* r);
 
+// The LU factorization with partial pivoting of an m x n a: lu holds L (unit diagonal, below)
+// and U (on and above the diagonal) packed, pivots the min(m, n) 1-based row interchanges
+// (LAPACK's). Returns LAPACK's info: > 0 when U has an exact zero on its diagonal (a singular
+// a, still factored).
+template <typename T>
+int LuFactorization(int64_t m, int64_t n, const T* a, T* lu, int* pivots);
+
 }  // namespace paddle::funcs

@@ -14,9 +14,12 @@
 #include "paddle/ops/backward/rule_helpers.h"
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/cholesky_solve.h"
+#include "paddle/ops/generated/api/concat.h"
 #include "paddle/ops/generated/api/divide.h"
 #include "paddle/ops/generated/api/eye.h"
+#include "paddle/ops/generated/api/full.h"
 #include "paddle/ops/generated/api/inverse.h"
+#include "paddle/ops/generated/api/lu_unpack.h"
 #include "paddle/ops/generated/api/matmul.h"
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/scale.h"
@@ -221,6 +224,43 @@ void qr_grad(const Tensor& q, const Tensor& r, const Tensor& q_grad, const Tenso
   Tensor grad = matmul(q, add(r_grad, TimesInverseTransposeOfUpper(lower, r)));
   grad = add(grad, TimesInverseTransposeOfUpper(subtract(q_grad, matmul(q, qq)), r));
   *x_grad = grad;
+}
+
+// For square x = P L U (Paddle's rectangular case is not supported): with the packed gradient's
+// parts L_grad (strictly lower) and U_grad (upper),
+// x_grad = P L^{-T} (tril(L^T L_grad, -1) + triu(U_grad U^T)) U^{-T}.
+void lu_grad(const Tensor& out, const Tensor& pivots, const Tensor& out_grad, Tensor* x_grad) {
+  if (!x_grad) return;
+  const DDim& d = out.dims();
+  int64_t m = d[d.size() - 2], n = d[d.size() - 1];
+  PD_CHECK(m == n, errors::InvalidArgument("lu: the gradient is only supported for square "
+                                           "matrices, received ",
+                                           m, " x ", n, " matrices"));
+  auto [p, l, u] = lu_unpack(out, pivots, true, true);
+  Tensor phi = add(tril(matmul(l, tril(out_grad, -1), true, false), -1),
+                   triu(matmul(triu(out_grad, 0), u, false, true), 0));
+  Tensor left = triangular_solve(l, phi, false, true, true);  // L^{-T} phi
+  Tensor both = TransposeMatrices(triangular_solve(u, TransposeMatrices(left), true, false, false));
+  *x_grad = matmul(p, both);
+}
+
+// L's strictly lower part and U's upper part are x's elements; P does not depend on them.
+void lu_unpack_grad(const Tensor& x, const Tensor& l_grad, const Tensor& u_grad, Tensor* x_grad) {
+  if (!x_grad) return;
+  const DDim& d = x.dims();
+  int rank = d.size();
+  int64_t m = d[rank - 2], n = d[rank - 1];
+  Tensor lower = tril(l_grad, -1);  // [*, m, k]
+  Tensor upper = triu(u_grad, 0);   // [*, k, n]
+  std::vector<int64_t> pad = d.ToVector();
+  if (m > n) {  // k = n: U's rows cover the first n rows of x
+    pad[rank - 2] = m - n;
+    upper = concat({upper, full(pad, 0.0, x.dtype(), x.place())}, rank - 2);
+  } else if (m < n) {  // k = m: L's columns cover the first m columns of x
+    pad[rank - 1] = n - m;
+    lower = concat({lower, full(pad, 0.0, x.dtype(), x.place())}, rank - 1);
+  }
+  *x_grad = add(lower, upper);
 }
 
 }  // namespace paddle::ops::grad

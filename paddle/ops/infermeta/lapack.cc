@@ -143,4 +143,39 @@ void QrInferMeta(const TensorMeta& x, const std::string& mode, TensorMeta* q, Te
   q->dtype = r->dtype = x.dtype;
 }
 
+void LuInferMeta(const TensorMeta& x, bool pivot, TensorMeta* out, TensorMeta* pivots,
+                 TensorMeta* infos) {
+  CheckMatrices(x, "x");
+  const DDim& d = x.dims;
+  DDim batch = BatchDims(d);
+  std::vector<int64_t> pivot_dims = batch.ToVector();
+  pivot_dims.push_back(MinDim(d[d.size() - 2], d[d.size() - 1]));
+  out->dims = d;
+  out->dtype = x.dtype;
+  pivots->dims = DDim(pivot_dims);
+  pivots->dtype = DataType::INT32;
+  infos->dims = batch;
+  infos->dtype = DataType::INT32;
+}
+
+void LuUnpackInferMeta(const TensorMeta& x, const TensorMeta& pivots, bool unpack_ludata,
+                       bool unpack_pivots, TensorMeta* pmat, TensorMeta* l, TensorMeta* u) {
+  CheckMatrices(x, "x");
+  PD_CHECK(pivots.dtype == DataType::INT32,
+           errors::InvalidType("argument 'y' (the pivots) must be an int32 tensor, received ",
+                               DataTypeName(pivots.dtype)));
+  const DDim& d = x.dims;
+  int64_t m = d[d.size() - 2], n = d[d.size() - 1], k = MinDim(m, n);
+  const DDim& pd = pivots.dims;
+  PD_CHECK(pd.size() == d.size() - 1 && DimsAgree(pd[pd.size() - 1], k),
+           errors::InvalidArgument("argument 'y' (the pivots) must have shape ",
+                                   MatrixDims(BatchDims(d), 1, k).ToString(),
+                                   " without its second-to-last dim, received ", pd.ToString()));
+  DDim batch = BatchDims(d);
+  pmat->dims = MatrixDims(batch, m, m);
+  l->dims = MatrixDims(batch, m, k);
+  u->dims = MatrixDims(batch, k, n);
+  pmat->dtype = l->dtype = u->dtype = x.dtype;
+}
+
 }  // namespace paddle

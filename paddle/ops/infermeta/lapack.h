@@ -37,4 +37,13 @@ void SvdInferMeta(const TensorMeta& x, bool full_matrices, TensorMeta* u, Tensor
 // (q [*, m, m], r [*, m, n]) or "r" (r as reduced; q is still the reduced Q).
 void QrInferMeta(const TensorMeta& x, const std::string& mode, TensorMeta* q, TensorMeta* r);
 
+// lu: out as x [*, m, n] (the packed factors), pivots [*, min(m, n)] and infos [*] (int32).
+void LuInferMeta(const TensorMeta& x, bool pivot, TensorMeta* out, TensorMeta* pivots,
+                 TensorMeta* infos);
+
+// lu_unpack: x [*, m, n] packed factors and int32 pivots [*, k], k = min(m, n): pmat
+// [*, m, m], l [*, m, k], u [*, k, n].
+void LuUnpackInferMeta(const TensorMeta& x, const TensorMeta& pivots, bool unpack_ludata,
+                       bool unpack_pivots, TensorMeta* pmat, TensorMeta* l, TensorMeta* u);
+
 }  // namespace paddle

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _C_ops
 from ..base import libpaddle
-from ..base.framework import is_floating
+from ..base.framework import in_dynamic_mode, is_floating
 from ..base.generated_api import matmul
 from ._helpers import as_int_list, check_tensor
 
@@ -149,6 +149,22 @@ def qr(x, mode="reduced", name=None):
                          f"received {mode!r}")
     q, r = _C_ops.qr(x, mode)
     return r if mode == "r" else (q, r)
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """The LU factorization with partial pivoting: (LU packed, int32 1-based pivots), and the
+    int32 infos (> 0 where U is singular) when get_infos."""
+    check_tensor(x, "lu")
+    out, pivots, infos = _C_ops.lu(x, bool(pivot))
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) with P @ L @ U the matrix whose packed factors x and pivots y lu returned."""
+    check_tensor(x, "lu_unpack")
+    check_tensor(y, "lu_unpack", "y")
+    pmat, lower, upper = _C_ops.lu_unpack(x, y, bool(unpack_ludata), bool(unpack_pivots))
+    return pmat, lower, upper
 
 
 # ---------------------------------------------------------------- compositions
@@ -372,6 +388,77 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
     # pinv = V diag(1/s) U^T
     return matmul(_C_ops.multiply(_transpose_matrices(vh), _C_ops.unsqueeze(inverted, [-2])),
                   u, False, True)
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """(solution, residuals, rank, singular_values) of the least squares problems x @ out = y.
+
+    The solution is the minimum-norm one from the SVD, singular values at most rcond times the
+    largest (default eps * max(m, n)) taken as zero. The other results follow Paddle's drivers
+    (default 'gelsy'): residuals (squared, per column) for gels/gelsd/gelss when m > n and x has
+    full rank, else empty; rank (int32) except for gels; singular values for gelsd/gelss."""
+    _float_tensor(x, "lstsq")
+    _matrices(x, "lstsq")
+    _matrices(y, "lstsq", "y")
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise ValueError(f"lstsq(): argument 'driver' must be one of {_LSTSQ_DRIVERS} or None, "
+                         f"received {driver!r}")
+    if x.shape[-2] != y.shape[-2]:
+        raise ValueError(f"lstsq(): 'x' {x.shape} and 'y' {y.shape} must have the same number "
+                         f"of rows")
+    m, n = x.shape[-2], x.shape[-1]
+    if rcond is None:
+        eps = np.finfo(np.float32 if x.dtype == libpaddle.DataType.FLOAT32 else np.float64).eps
+        rcond = eps * max(m, n)
+    u, s, vh = svd(x)
+    largest = _C_ops.max(s, [-1], True)
+    keep = _C_ops.greater_than(s, _C_ops.scale(largest, float(rcond), 0.0, True))
+    ones = _C_ops.full_like(s, 1, _UNDEFINED)
+    inverted = _C_ops.where(keep, _C_ops.divide(ones, _C_ops.where(keep, s, ones)),
+                            _C_ops.full_like(s, 0, _UNDEFINED))
+    # out = V diag(1/s) U^T y
+    projected = _C_ops.multiply(_C_ops.unsqueeze(inverted, [-1]), matmul(u, y, True, False))
+    solution = matmul(vh, projected, True, False)
+    rank = _C_ops.sum(_C_ops.cast(keep, libpaddle.DataType.INT32), [-1],
+                      libpaddle.DataType.INT32, False)
+    empty = _C_ops.full([0], 0, x.dtype, x.place)
+    residuals = empty
+    # Whether x has full rank is known when the function runs in dygraph; a static program is
+    # built for full-rank x (the usual least squares problem).
+    full_rank = bool(np.all(rank.numpy() == n)) if in_dynamic_mode() else True
+    if driver != "gelsy" and m > n and full_rank:
+        error = _C_ops.subtract(matmul(x, solution), y)
+        residuals = _sum(_C_ops.multiply(error, error), [-2])
+    if driver == "gels":
+        rank = _C_ops.full([0], 0, libpaddle.DataType.INT64, x.place)
+    values = s if driver in ("gelsd", "gelss") else empty
+    return solution, residuals, rank, values
+
+
+def householder_product(x, tau, name=None):
+    """The first n columns of H_1 H_2 ... H_k, H_i = I - tau_i v_i v_i^T with v_i column i of x
+    below the diagonal and 1 on it (the Q that geqrf's reflectors x and tau describe)."""
+    _float_tensor(x, "householder_product")
+    _matrices(x, "householder_product")
+    check_tensor(tau, "householder_product", "tau")
+    m, n = x.shape[-2], x.shape[-1]
+    k = tau.shape[-1]
+    if m < n or k > n or list(tau.shape[:-1]) != list(x.shape[:-2]):
+        raise ValueError(f"householder_product(): expected x [*, m, n] with m >= n and tau "
+                         f"[*, k] with k <= n and x's batch dims, received x {x.shape} and tau "
+                         f"{tau.shape}")
+    reflectors = _C_ops.add(_C_ops.tril(x, -1), _C_ops.eye(m, n, x.dtype, x.place))
+    q = _C_ops.expand(_C_ops.eye(m, m, x.dtype, x.place), list(x.shape[:-2]) + [m, m])
+    rank = len(x.shape)
+    for i in range(k):
+        v = _C_ops.slice(reflectors, [rank - 1], [i], [i + 1], [])  # [*, m, 1]
+        t = _C_ops.unsqueeze(_C_ops.slice(tau, [rank - 2], [i], [i + 1], []), [-1])  # [*, 1, 1]
+        q = _C_ops.subtract(q, _C_ops.multiply(t, matmul(matmul(q, v), v, False, True)))
+    return _C_ops.slice(q, [rank - 1], [0], [n], [])
 
 
 def dist(x, y, p=2, name=None):

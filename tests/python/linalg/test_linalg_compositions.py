@@ -250,3 +250,50 @@ def test_compositions_in_a_static_program():
     np.testing.assert_allclose(got[2], np.linalg.det(SQUARE))
     np.testing.assert_allclose(got[3], np.trace(MATRIX))
     np.testing.assert_allclose(got[4], np.linalg.pinv(MATRIX), atol=1e-12)
+
+
+@pytest.mark.parametrize("driver", [None, "gels", "gelsy", "gelsd", "gelss"])
+def test_lstsq_full_rank(driver):
+    x, y = RNG.uniform(-1, 1, (2, 5, 3)), RNG.uniform(-1, 1, (2, 5, 2))
+    solution, residuals, rank, values = paddle.linalg.lstsq(t(x), t(y), driver=driver)
+    expected = [np.linalg.lstsq(a, b, rcond=None) for a, b in zip(x, y)]
+    close(solution, np.stack([e[0] for e in expected]))
+    if driver in ("gels", "gelsd", "gelss"):
+        close(residuals, np.stack([e[1] for e in expected]))
+    else:
+        assert residuals.shape == [0]
+    if driver == "gels":
+        assert rank.shape == [0] and rank.dtype == paddle.int64
+    else:
+        assert rank.dtype == paddle.int32 and rank.numpy().tolist() == [3, 3]
+    if driver in ("gelsd", "gelss"):
+        close(values, np.stack([e[3] for e in expected]))
+    else:
+        assert values.shape == [0]
+
+
+def test_lstsq_rank_deficient_gives_the_minimum_norm_solution():
+    x = MATRIX[:, :2] @ RNG.uniform(-1, 1, (2, 3))  # 3 x 3 of rank 2
+    y = RNG.uniform(-1, 1, (3, 1))
+    solution, residuals, rank, values = paddle.linalg.lstsq(t(x), t(y), driver="gelsd")
+    close(solution, np.linalg.lstsq(x, y, rcond=None)[0])
+    assert int(rank.numpy()) == 2 and residuals.shape == [0]
+    with pytest.raises(ValueError, match="'driver' must be one of"):
+        paddle.linalg.lstsq(t(x), t(y), driver="qr")
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (2, 5, 2)])
+def test_householder_product_rebuilds_q(shape):
+    a = RNG.uniform(-1, 1, shape)
+    reflectors, taus = [], []
+    for matrix in a.reshape((-1,) + shape[-2:]):
+        h, tau = np.linalg.qr(matrix, mode="raw")
+        reflectors.append(h.T)
+        taus.append(tau)
+    x = np.stack(reflectors).reshape(shape)
+    tau = np.stack(taus).reshape(shape[:-2] + (-1,))
+    q = np.stack([np.linalg.qr(m)[0] for m in a.reshape((-1,) + shape[-2:])]).reshape(shape)
+    close(paddle.linalg.householder_product(t(x), t(tau)), q)
+    check_gradient(paddle.linalg.householder_product, x.copy(), tau.copy())
+    with pytest.raises(ValueError, match="m >= n"):
+        paddle.linalg.householder_product(t(np.swapaxes(x, -1, -2)[..., :2, :]), t(tau))
