@@ -11,6 +11,7 @@ keeps the loss smooth, so the vector gradients are checked too."""
 import numpy as np
 
 import paddle
+from paddle import _C_ops
 from harness import ErrorSample, OpInfo, Sample
 
 
@@ -235,6 +236,41 @@ def lu_unpack_sample(rng, batch, m, n):
     return Sample([rect(rng, tuple(batch) + (m, n)), pivots_for(rng, batch, m, n)])
 
 
+# ---------------------------------------------------------------- p_norm, frobenius_norm
+def p_norm_api(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False):
+    return _C_ops.p_norm(x, porder, axis, epsilon, keepdim, asvector)
+
+
+def np_p_norm(x, porder=2.0, axis=-1, epsilon=1e-12, keepdim=False, asvector=False):
+    axes = None if asvector else axis
+    magnitude = np.abs(x)
+    if porder == np.inf:
+        out = magnitude.max(axis=axes, keepdims=keepdim)
+    elif porder == -np.inf:
+        out = magnitude.min(axis=axes, keepdims=keepdim)
+    elif porder == 0:
+        out = (x != 0).sum(axis=axes, keepdims=keepdim).astype(x.dtype)
+    else:
+        out = (magnitude ** porder).sum(axis=axes, keepdims=keepdim) ** (1.0 / porder)
+    return np.asarray(out)
+
+
+def frobenius_norm_api(x, dim=(), keep_dim=False, reduce_all=False):
+    return _C_ops.frobenius_norm(x, list(dim), keep_dim, reduce_all)
+
+
+def np_frobenius_norm(x, dim=(), keep_dim=False, reduce_all=False):
+    axes = None if reduce_all or not dim else tuple(dim)
+    return np.asarray(np.sqrt((x * x).sum(axis=axes, keepdims=keep_dim)))
+
+
+def signed_away_from_zero(rng, shape):
+    """Values with |x| in [0.3, 1.5] and either sign: |x|^(p-1) is smooth there."""
+    return rng.uniform(0.3, 1.5, size=shape) * rng.choice([-1.0, 1.0], size=shape)
+
+
+CUBIC_KEPT = {"porder": 3.0, "axis": 1, "keepdim": True}
+SMALLEST_OF_ALL_KEPT = {"porder": -np.inf, "asvector": True, "keepdim": True}
 NO_GRAD_RECTANGULAR = []  # lu's gradient is implemented for square matrices only
 NO_GRAD_SINGULAR = []  # U of a singular matrix is not invertible: no gradient
 
@@ -349,4 +385,24 @@ LINALG_OPS = [
             ErrorSample([np.eye(3), np.ones(2, np.int32)], {}, ValueError, "pivots"),
             ErrorSample([np.eye(3), np.array([1, 2, 7], np.int32)], {}, ValueError,
                         "pivot 2 of matrix 0 is 7")]),
+    OpInfo("p_norm", p_norm_api, np_p_norm, lambda rng: [
+        Sample([signed_away_from_zero(rng, (3, 4))]),
+        Sample([signed_away_from_zero(rng, (2, 3, 4))], CUBIC_KEPT),
+        Sample([signed_away_from_zero(rng, (3, 4))], {"porder": 1.0, "axis": 0}),
+        Sample([signed_away_from_zero(rng, (3, 4))], {"porder": 0.5, "asvector": True}),
+        Sample([signed_away_from_zero(rng, (2, 5))], {"porder": np.inf, "axis": 1}),
+        Sample([signed_away_from_zero(rng, (2, 5))], SMALLEST_OF_ALL_KEPT),
+        Sample([signed_away_from_zero(rng, (6,))], {"porder": 0.0})],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 3))], {"axis": 2}, ValueError, "'axis' must be in [-2, 2)"),
+            ErrorSample([np.zeros((2, 3), np.int64)], {}, TypeError, "float32 or float64")]),
+    OpInfo("frobenius_norm", frobenius_norm_api, np_frobenius_norm, lambda rng: [
+        Sample([signed_away_from_zero(rng, (3, 4))], {"dim": [0, 1]}),
+        Sample([signed_away_from_zero(rng, (2, 3, 4))], {"dim": [-1, 0], "keep_dim": True}),
+        Sample([signed_away_from_zero(rng, (2, 3))], {"reduce_all": True})],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 3))], {"dim": [0, 3]}, ValueError, "'dim' must be in"),
+            ErrorSample([np.zeros((2, 3), np.int32)], {}, TypeError, "float32 or float64")]),
 ]

@@ -224,7 +224,12 @@ def _sum(x, axes, keepdim=False):
 
 def _vector_norm(x, p, axes, keepdim):
     """(sum |x|^p)^(1/p) over axes (all when empty); inf/-inf the max/min |x|, 0 the count of
-    nonzeros."""
+    nonzeros. One axis or all of them is Paddle's p_norm op; other sets of axes compose ops."""
+    rank = len(x.shape)
+    if len(axes) <= 1 or sorted(axes) == list(range(rank)):
+        every = len(axes) != 1 or rank <= 1
+        return _C_ops.p_norm(x, float(p), axes[0] if len(axes) == 1 else -1, 1e-12, keepdim,
+                             every)
     magnitude = _C_ops.abs(x)
     if p == math.inf:
         return _C_ops.max(magnitude, axes, keepdim)
@@ -298,7 +303,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
         raise ValueError(f"matrix_norm(): argument 'p' must be one of 'fro', 'nuc', 1, -1, 2, "
                          f"-2, inf, -inf, received {p!r}")
     if p == "fro":
-        return _C_ops.sqrt(_sum(_C_ops.multiply(x, x), axes, keepdim))
+        return _C_ops.frobenius_norm(x, axes, keepdim, False)
     if p in (1, -1, math.inf, -math.inf):
         # 1: the largest column sum of |x|; inf: the largest row sum (-1, -inf: the smallest).
         summed, other = (axes[0], axes[1]) if p in (1, -1) else (axes[1], axes[0])
