@@ -269,6 +269,61 @@ def signed_away_from_zero(rng, shape):
     return rng.uniform(0.3, 1.5, size=shape) * rng.choice([-1.0, 1.0], size=shape)
 
 
+# ---------------------------------------------------------------- diagonal, trace, diag_embed
+def np_diagonal(x, offset=0, axis1=0, axis2=1):
+    return np.ascontiguousarray(np.diagonal(x, offset, axis1, axis2))
+
+
+def np_trace(x, offset=0, axis1=0, axis2=1):
+    return np.asarray(np.trace(x, offset, axis1, axis2)).astype(x.dtype)
+
+
+def np_diag_embed(x, offset=0, dim1=-2, dim2=-1):
+    n = x.shape[-1]
+    size = n + abs(offset)
+    out = np.zeros(x.shape[:-1] + (size, size), x.dtype)
+    rows = np.arange(n) + max(0, -offset)
+    out[..., rows, rows + offset] = x
+    rank = out.ndim
+    d1, d2 = dim1 % rank, dim2 % rank
+    # The two matrix dims (last) go to d1 and d2; the batch dims fill the rest in order.
+    perm = [None] * rank
+    perm[d1], perm[d2] = rank - 2, rank - 1
+    batch = iter(range(rank - 2))
+    return np.transpose(out, [p if p is not None else next(batch) for p in perm])
+
+
+def diagonal_grad_op(x, out_grad, offset=0, axis1=0, axis2=1):
+    """The diagonal_grad kernel, run as a program op (it has no Python API)."""
+    from op_db import program_op  # op_db imports this module's entries at its end
+    return program_op("diagonal_grad", {"Input": x, "Out@GRAD": out_grad},
+                      {"Input@GRAD": (list(x.shape), "Out@GRAD")},
+                      {"offset": offset, "axis1": axis1, "axis2": axis2})[0]
+
+
+def np_diagonal_grad(x, out_grad, offset=0, axis1=0, axis2=1):
+    grad = np.zeros(x.shape, out_grad.dtype)
+    view = np.diagonal(grad, offset, axis1, axis2)
+    view.setflags(write=True)
+    view[...] = out_grad
+    return grad
+
+
+def diagonal_samples(rng, make=rect):
+    return [
+        Sample([make(rng, (3, 4))]),
+        Sample([make(rng, (2, 3, 4))], {"offset": 1, "axis1": 2, "axis2": 0}),
+        Sample([make(rng, (3, 4, 2))], {"offset": -2, "axis1": -3, "axis2": 1}),
+        # Past the matrix: an empty diagonal (and a zero trace).
+        Sample([make(rng, (2, 3))], {"offset": 5}, grad_args=NO_GRAD_EMPTY)]
+
+
+NO_GRAD_EMPTY = []  # nothing to differentiate: diagonal's result is empty
+DIAGONAL_ERRORS = [
+    ErrorSample([np.zeros((3,))], {}, ValueError, "at least 2 dims"),
+    ErrorSample([np.zeros((2, 3))], {"axis1": 1, "axis2": -1}, ValueError, "different dims"),
+    ErrorSample([np.zeros((2, 3))], {"axis2": 2}, IndexError, "'axis2'")]
+
 CUBIC_KEPT = {"porder": 3.0, "axis": 1, "keepdim": True}
 SMALLEST_OF_ALL_KEPT = {"porder": -np.inf, "asvector": True, "keepdim": True}
 NO_GRAD_RECTANGULAR = []  # lu's gradient is implemented for square matrices only
@@ -405,4 +460,26 @@ LINALG_OPS = [
         errors=lambda: [
             ErrorSample([np.zeros((2, 3))], {"dim": [0, 3]}, ValueError, "'dim' must be in"),
             ErrorSample([np.zeros((2, 3), np.int32)], {}, TypeError, "float32 or float64")]),
+    OpInfo("diagonal", paddle.diagonal, np_diagonal, diagonal_samples, second_order=True,
+           no_second_order_reason="diagonal copies elements: a linear map",
+           errors=lambda: DIAGONAL_ERRORS),
+    OpInfo("diagonal_grad", diagonal_grad_op, np_diagonal_grad, lambda rng: [
+        Sample([rect(rng, (3, 4)), rect(rng, (3,))]),
+        Sample([rect(rng, (2, 3, 4)), rect(rng, (3, 1))], {"offset": 1, "axis1": 2, "axis2": 0})],
+        grad=False, no_grad_reason="its gradient, diagonal, is checked as the second-order "
+                                   "gradient of the diagonal entry",
+        errors=lambda: [
+            ErrorSample([np.zeros((3, 4)), np.zeros((2,))], {}, ValueError, "'out_grad'")]),
+    OpInfo("trace", paddle.trace, np_trace, diagonal_samples, second_order=True,
+           no_second_order_reason="trace is linear", errors=lambda: DIAGONAL_ERRORS),
+    OpInfo("diag_embed", paddle.diag_embed, np_diag_embed, lambda rng: [
+        Sample([rect(rng, (3,))]),
+        Sample([rect(rng, (2, 3))], {"offset": 1}),
+        Sample([rect(rng, (2, 3))], {"offset": -2, "dim1": 0, "dim2": 2}),
+        Sample([rect(rng, (2, 2, 3))], {"dim1": -1, "dim2": 1})],
+        second_order=True, no_second_order_reason="diag_embed places elements: a linear map",
+        errors=lambda: [
+            ErrorSample([np.zeros(())], {}, ValueError, "at least 1 dim"),
+            ErrorSample([np.zeros((3,))], {"dim1": 0, "dim2": -2}, ValueError, "different dims"),
+            ErrorSample([np.zeros((3,))], {"dim1": 3}, IndexError, "'dim1'")]),
 ]

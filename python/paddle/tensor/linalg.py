@@ -475,74 +475,24 @@ def dist(x, y, p=2, name=None):
     return _vector_norm(_C_ops.subtract(x, y), float(p), [], False)
 
 
-def _two_axes(x, axis1, axis2, api, names=("axis1", "axis2")):
-    rank = len(x.shape)
-    out = []
-    for name_, a in zip(names, (axis1, axis2)):
-        if not -rank <= a < rank:
-            raise IndexError(f"{api}(): argument '{name_}' expected to be in range [{-rank}, "
-                             f"{rank}), but received {a}")
-        out.append(a % rank)
-    if out[0] == out[1]:
-        raise ValueError(f"{api}(): arguments '{names[0]}' and '{names[1]}' must differ, "
-                         f"received {axis1} and {axis2}")
-    return out
-
-
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     """The diagonal `offset` above the main one (below when negative) of the matrices spanned by
     axis1 and axis2, as the last dim."""
     check_tensor(x, "diagonal")
-    if len(x.shape) < 2:
-        raise ValueError(f"diagonal(): argument 'x' must have at least 2 dims, received shape "
-                         f"{x.shape}")
-    a1, a2 = _two_axes(x, axis1, axis2, "diagonal")
-    moved, _ = _move_to_end(x, [a1, a2])
-    rows, cols = moved.shape[-2], moved.shape[-1]
-    start = max(0, -offset)
-    length = max(0, min(rows, cols - offset) - start)
-    if length == 0:
-        return _C_ops.slice(_sum(moved, [-1]), [len(moved.shape) - 2], [0], [0], [])
-    # Element i of the diagonal is moved[..., start + i, start + i + offset]: mask those, sum
-    # each row, keep the rows the diagonal crosses.
-    mask = _C_ops.eye(rows + max(0, offset), cols + max(0, -offset), x.dtype, x.place)
-    mask = _C_ops.slice(mask, [0, 1], [max(0, offset), max(0, -offset)],
-                        [max(0, offset) + rows, max(0, -offset) + cols], [])
-    picked = _sum(_C_ops.multiply(moved, mask), [-1])
-    return _C_ops.slice(picked, [len(moved.shape) - 2], [start], [start + length], [])
+    return _C_ops.diagonal(x, int(offset), int(axis1), int(axis2))
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
     """The sum of the diagonal `offset` of the matrices spanned by axis1 and axis2."""
-    return _sum(diagonal(x, offset, axis1, axis2), [-1])
+    check_tensor(x, "trace")
+    return _C_ops.trace(x, int(offset), int(axis1), int(axis2))
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Matrices whose diagonal `offset` holds the last dim of input, in the dims dim1 and dim2
     of the result (rank + 1)."""
     check_tensor(input, "diag_embed", "input")
-    if len(input.shape) < 1:
-        raise ValueError("diag_embed(): argument 'input' must have at least 1 dim")
-    n = input.shape[-1]
-    size = n + abs(offset)
-    # out = P diag(v) Q with P [size, n] and Q [n, size] picking rows and columns of the
-    # identity, so that v_i lands at (i + max(0, -offset), i + max(0, offset)).
-    identity = _C_ops.eye(size, size, input.dtype, input.place)
-    rows = _C_ops.slice(identity, [0], [max(0, -offset)], [max(0, -offset) + n], [])
-    cols = _C_ops.slice(identity, [0], [max(0, offset)], [max(0, offset) + n], [])
-    diagonal_matrices = _C_ops.multiply(_C_ops.unsqueeze(input, [-1]),
-                                        _C_ops.eye(n, n, input.dtype, input.place))
-    out = matmul(matmul(rows, diagonal_matrices, True, False), cols)
-    rank = len(out.shape)
-    d1, d2 = _two_axes(out, dim1, dim2, "diag_embed", ("dim1", "dim2"))
-    if (d1, d2) == (rank - 2, rank - 1):
-        return out
-    # Place the two matrix dims at d1 and d2, the batch dims in order around them.
-    perm = [None] * rank
-    perm[d1], perm[d2] = rank - 2, rank - 1
-    batch = iter(range(rank - 2))
-    perm = [p if p is not None else next(batch) for p in perm]
-    return _C_ops.transpose(out, perm)
+    return _C_ops.diag_embed(input, int(offset), int(dim1), int(dim2))
 
 
 def diag(x, offset=0, padding_value=0, name=None):
