@@ -324,6 +324,18 @@ DIAGONAL_ERRORS = [
     ErrorSample([np.zeros((2, 3))], {"axis1": 1, "axis2": -1}, ValueError, "different dims"),
     ErrorSample([np.zeros((2, 3))], {"axis2": 2}, IndexError, "'axis2'")]
 
+
+# ---------------------------------------------------------------- cross, kron
+def np_cross(x, y, axis=9):
+    if axis == 9:
+        axis = list(x.shape).index(3)
+    return np.cross(x, y, axis=axis)
+
+
+def cross_api(x, y, axis=9):
+    return paddle.cross(x, y, axis)
+
+
 CUBIC_KEPT = {"porder": 3.0, "axis": 1, "keepdim": True}
 SMALLEST_OF_ALL_KEPT = {"porder": -np.inf, "asvector": True, "keepdim": True}
 NO_GRAD_RECTANGULAR = []  # lu's gradient is implemented for square matrices only
@@ -482,4 +494,25 @@ LINALG_OPS = [
             ErrorSample([np.zeros(())], {}, ValueError, "at least 1 dim"),
             ErrorSample([np.zeros((3,))], {"dim1": 0, "dim2": -2}, ValueError, "different dims"),
             ErrorSample([np.zeros((3,))], {"dim1": 3}, IndexError, "'dim1'")]),
+    OpInfo("cross", cross_api, np_cross, lambda rng: [
+        Sample([rect(rng, (3,)), rect(rng, (3,))]),
+        Sample([rect(rng, (2, 3, 4)), rect(rng, (2, 3, 4))]),
+        Sample([rect(rng, (4, 3, 3)), rect(rng, (4, 3, 3))], {"axis": -1}),
+        Sample([rect(rng, (3, 2)), rect(rng, (3, 2))], {"axis": 0})],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 4)), np.zeros((2, 4))], {}, ValueError, "no dim"),
+            ErrorSample([np.zeros((3, 4)), np.zeros((3, 4))], {"axis": 1}, ValueError,
+                        "dim 1 of 'x' must have size 3"),
+            ErrorSample([np.zeros((3,)), np.zeros((3, 1))], {}, ValueError, "same shape"),
+            ErrorSample([np.zeros((3,)), np.zeros((3,))], {"axis": 2}, IndexError, "'axis'")]),
+    OpInfo("kron", paddle.kron, np.kron, lambda rng: [
+        Sample([rect(rng, (2, 3)), rect(rng, (3, 2))]),
+        Sample([rect(rng, (2,)), rect(rng, (2, 3, 2))]),
+        Sample([rect(rng, (2, 1, 3)), rect(rng, (2, 2))]),
+        Sample([rect(rng, ()), rect(rng, (3,))])],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((2,)), np.zeros((2,), np.float32)], {}, TypeError,
+                        "dtype float32")]),
 ]

@@ -515,12 +515,7 @@ def kron(x, y, name=None):
     """The Kronecker product: out[i * y.shape + k] = x[i] * y[k] per dim (ranks aligned right)."""
     check_tensor(x, "kron")
     check_tensor(y, "kron", "y")
-    rank = max(len(x.shape), len(y.shape))
-    xs = [1] * (rank - len(x.shape)) + list(x.shape)
-    ys = [1] * (rank - len(y.shape)) + list(y.shape)
-    x_spread = _C_ops.reshape(x, [d for s in xs for d in (s, 1)])
-    y_spread = _C_ops.reshape(y, [d for s in ys for d in (1, s)])
-    return _C_ops.reshape(_C_ops.multiply(x_spread, y_spread), [a * b for a, b in zip(xs, ys)])
+    return _C_ops.kron(x, y)
 
 
 def outer(x, y, name=None):
@@ -547,31 +542,7 @@ def cross(x, y, axis=9, name=None):
     """The cross product of the 3-vectors along `axis` (the default 9: the first dim of size 3)."""
     check_tensor(x, "cross")
     check_tensor(y, "cross", "y")
-    if list(x.shape) != list(y.shape):
-        raise ValueError(f"cross(): 'x' and 'y' must have the same shape, received {x.shape} "
-                         f"and {y.shape}")
-    rank = len(x.shape)
-    if axis == 9:
-        sizes = [d for d, s in enumerate(x.shape) if s == 3]
-        if not sizes:
-            raise ValueError(f"cross(): no dim of size 3 in shape {x.shape}")
-        a = sizes[0]
-    else:
-        if not -rank <= axis < rank:
-            raise IndexError(f"cross(): argument 'axis' expected to be in range [{-rank}, "
-                             f"{rank}), but received {axis}")
-        a = axis % rank
-        if x.shape[a] != 3:
-            raise ValueError(f"cross(): dim {axis} of 'x' must have size 3, received shape "
-                             f"{x.shape}")
-
-    def part(t, i):
-        return _C_ops.slice(t, [a], [i], [i + 1], [])
-
-    parts = [_C_ops.subtract(_C_ops.multiply(part(x, (i + 1) % 3), part(y, (i + 2) % 3)),
-                             _C_ops.multiply(part(x, (i + 2) % 3), part(y, (i + 1) % 3)))
-             for i in range(3)]
-    return _C_ops.concat(parts, a)
+    return _C_ops.cross(x, y, int(axis))
 
 
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
