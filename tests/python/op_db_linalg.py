@@ -515,4 +515,29 @@ LINALG_OPS = [
         errors=lambda: [
             ErrorSample([np.zeros((2,)), np.zeros((2,), np.float32)], {}, TypeError,
                         "dtype float32")]),
+    OpInfo("matrix_power", paddle.linalg.matrix_power, np.linalg.matrix_power, lambda rng: [
+        Sample([general(rng, (3, 3)) / 3.0, 3]),
+        Sample([general(rng, (2, 2, 2)) / 3.0, 2]),
+        Sample([general(rng, (3, 3)) / 3.0, -2]),
+        Sample([general(rng, (3, 3)), 1]),
+        Sample([general(rng, (2, 3, 3)), 0])],
+        second_order=True,
+        nonfinite_reason="binary powering multiplies in another order than NumPy's repeated "
+                         "products, so inf inputs give NaN where NumPy's give inf",
+        errors=lambda: [
+            ErrorSample([np.zeros((2, 3)), 2], {}, ValueError, "square"),
+            ErrorSample([np.zeros((2, 2), dtype=np.int64), 2], {}, TypeError, "float32 or float64"),
+            ErrorSample([np.eye(2), 1.5], {}, TypeError, "'n' must be an int"),
+            ErrorSample([SINGULAR, -1], {}, ValueError, "matrix_power: matrix 0 of 'x' is "
+                                                        "singular")]),
+    OpInfo("bmm", paddle.bmm, np.matmul, lambda rng: [
+        Sample([rect(rng, (2, 3, 4)), rect(rng, (2, 4, 5))]),
+        Sample([rect(rng, (1, 1, 3)), rect(rng, (1, 3, 2))])],
+        second_order=True,
+        errors=lambda: [
+            ErrorSample([np.zeros((3, 4)), np.zeros((4, 2))], {}, ValueError, "must be 3-D"),
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros((3, 4, 2))], {}, ValueError,
+                        "batch sizes"),
+            ErrorSample([np.zeros((2, 3, 4)), np.zeros((2, 3, 2))], {}, ValueError,
+                        "contracted dims")]),
 ]

@@ -13,6 +13,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/blas.h"
 #include "paddle/kernels/funcs/lapack.h"
 
 namespace paddle {
@@ -262,6 +263,43 @@ void LuUnpackKernel(const Context& ctx, const DenseTensor& x, const DenseTensor&
     T* pb = p_data + b * m * m;
     std::fill(pb, pb + m * m, T(0));
     for (int64_t i = 0; i < m; ++i) pb[rows[i] * m + i] = T(1);
+  }
+}
+
+// x^n per matrix by binary powering (about log2 |n| products); n < 0 powers the inverse, so a
+// singular matrix is then a ValueError; n = 0 gives identities.
+template <typename T, typename Context>
+void MatrixPowerKernel(const Context& ctx, const DenseTensor& x, int32_t n, DenseTensor* out) {
+  T* o = ctx.template Alloc<T>(out);
+  MatrixBatch xs(x.dims());
+  int64_t size = xs.rows, elements = xs.size();
+  std::vector<T> base(elements), result(elements), product(elements);
+  auto multiply = [&](const std::vector<T>& a, const std::vector<T>& b, std::vector<T>* c) {
+    funcs::Gemm<T>(false, false, size, size, size, T(1), a.data(), size, b.data(), size, T(0),
+                   c->data(), size);
+  };
+  for (int64_t i = 0; i < xs.count; ++i) {
+    const T* matrix = x.data<T>() + i * elements;
+    if (n < 0) {
+      PD_CHECK(funcs::InvertMatrix(size, matrix, base.data()),
+               errors::InvalidArgument("matrix_power: matrix ", i, " of 'x' is singular, so it ",
+                                       "has no power n = ", n));
+    } else {
+      std::copy(matrix, matrix + elements, base.begin());
+    }
+    std::fill(result.begin(), result.end(), T(0));
+    for (int64_t d = 0; d < size; ++d) result[d * size + d] = T(1);
+    for (int64_t power = n < 0 ? -static_cast<int64_t>(n) : n; power > 0; power >>= 1) {
+      if (power & 1) {
+        multiply(result, base, &product);
+        result.swap(product);
+      }
+      if (power > 1) {
+        multiply(base, base, &product);
+        base.swap(product);
+      }
+    }
+    std::copy(result.begin(), result.end(), o + i * elements);
   }
 }
 

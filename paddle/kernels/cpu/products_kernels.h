@@ -7,6 +7,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/blas.h"
 
 namespace paddle {
 
@@ -82,6 +83,17 @@ void KronKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y, 
   const T* ys = y.data<T>();
   for (size_t i = 0; i < x_offsets.size(); ++i) {
     for (size_t j = 0; j < y_offsets.size(); ++j) o[x_offsets[i] + y_offsets[j]] = xs[i] * ys[j];
+  }
+}
+
+// One funcs::Gemm per batch.
+template <typename T, typename Context>
+void BmmKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y, DenseTensor* out) {
+  T* o = ctx.template Alloc<T>(out);
+  int64_t batches = x.dims()[0], m = x.dims()[1], k = x.dims()[2], n = y.dims()[2];
+  for (int64_t b = 0; b < batches; ++b) {
+    funcs::Gemm<T>(false, false, m, n, k, T(1), x.data<T>() + b * m * k, k, y.data<T>() + b * k * n,
+                   n, T(0), o + b * m * n, n);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "paddle/ops/generated/api/inverse.h"
 #include "paddle/ops/generated/api/lu_unpack.h"
 #include "paddle/ops/generated/api/matmul.h"
+#include "paddle/ops/generated/api/matrix_power.h"
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/scale.h"
 #include "paddle/ops/generated/api/slice.h"
@@ -261,6 +262,27 @@ void lu_unpack_grad(const Tensor& x, const Tensor& l_grad, const Tensor& u_grad,
     lower = concat({lower, full(pad, 0.0, x.dtype(), x.place())}, rank - 1);
   }
   *x_grad = add(lower, upper);
+}
+
+// d(B^k) = sum_i B^i dB B^(k-1-i), so B_grad = sum_i (B^T)^i out_grad (B^T)^(k-1-i) for
+// k = |n|; B is x, or x^{-1} for n < 0, whose gradient then passes through the inverse's.
+void matrix_power_grad(const Tensor& x, const Tensor& out_grad, int32_t n, Tensor* x_grad) {
+  if (!x_grad) return;
+  if (n == 0) {
+    *x_grad = ZerosLike(x);
+    return;
+  }
+  int32_t k = n < 0 ? -n : n;
+  Tensor base = n < 0 ? inverse(x) : x;
+  Tensor base_grad;
+  for (int32_t i = 0; i < k; ++i) {
+    Tensor term = matmul(matmul(matrix_power(base, i), out_grad, true, false),
+                         matrix_power(base, k - 1 - i), false, true);
+    base_grad = i == 0 ? term : add(base_grad, term);
+  }
+  // For n < 0, base = x^{-1}: x_grad = -base^T base_grad base^T (inverse_grad).
+  *x_grad =
+      n < 0 ? Negative(matmul(matmul(base, base_grad, true, false), base, false, true)) : base_grad;
 }
 
 }  // namespace paddle::ops::grad

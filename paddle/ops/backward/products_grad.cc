@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "paddle/ops/generated/api/cross.h"
+#include "paddle/ops/generated/api/matmul.h"
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/reshape.h"
 #include "paddle/ops/generated/api/sum.h"
@@ -42,6 +43,13 @@ void kron_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, Tensor*
     Tensor summed = sum(multiply(g, reshape(x, x_spread)), y_axes);
     *y_grad = reshape(summed, y.dims().ToVector());
   }
+}
+
+// out = x y per batch: x_grad = out_grad y^T, y_grad = x^T out_grad.
+void bmm_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, Tensor* x_grad,
+              Tensor* y_grad) {
+  if (x_grad) *x_grad = matmul(out_grad, y, false, true);
+  if (y_grad) *y_grad = matmul(x, out_grad, true, false);
 }
 
 }  // namespace paddle::ops::grad

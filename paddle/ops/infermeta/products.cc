@@ -62,4 +62,23 @@ void KronInferMeta(const TensorMeta& x, const TensorMeta& y, TensorMeta* out) {
   out->dtype = x.dtype;
 }
 
+void BmmInferMeta(const TensorMeta& x, const TensorMeta& y, TensorMeta* out) {
+  const DDim& xd = x.dims;
+  const DDim& yd = y.dims;
+  PD_CHECK(xd.size() == 3 && yd.size() == 3,
+           errors::InvalidArgument("arguments 'x' and 'y' must be 3-D, received shapes ",
+                                   xd.ToString(), " and ", yd.ToString()));
+  PD_CHECK(x.dtype == y.dtype,
+           errors::InvalidType("argument 'y' has dtype ", DataTypeName(y.dtype), ", expected ",
+                               DataTypeName(x.dtype), " like 'x'"));
+  PD_CHECK(DimsAgree(xd[0], yd[0]),
+           errors::InvalidArgument("the batch sizes of 'x' ", xd.ToString(), " and 'y' ",
+                                   yd.ToString(), " must be equal"));
+  PD_CHECK(DimsAgree(xd[2], yd[1]),
+           errors::InvalidArgument("the contracted dims of 'x' ", xd.ToString(), " and 'y' ",
+                                   yd.ToString(), " must be equal"));
+  out->dims = DDim({IsUnknown(xd[0]) ? yd[0] : xd[0], xd[1], yd[2]});
+  out->dtype = x.dtype;
+}
+
 }  // namespace paddle

@@ -12,4 +12,7 @@ void CrossInferMeta(const TensorMeta& x, const TensorMeta& y, int32_t axis, Tens
 // kron: the ranks aligned right (missing dims 1), out's dims the products of x's and y's.
 void KronInferMeta(const TensorMeta& x, const TensorMeta& y, TensorMeta* out);
 
+// bmm: x [b, m, k] and y [b, k, n], out [b, m, n].
+void BmmInferMeta(const TensorMeta& x, const TensorMeta& y, TensorMeta* out);
+
 }  // namespace paddle

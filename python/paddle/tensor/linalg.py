@@ -28,10 +28,7 @@ def mm(input, mat2, name=None):
 def bmm(x, y, name=None):
     check_tensor(x, "bmm")
     check_tensor(y, "bmm", "y")
-    if len(x.shape) != 3 or len(y.shape) != 3:
-        raise ValueError(f"bmm(): both inputs must be 3-D, received shapes {x.shape} and "
-                         f"{y.shape}")
-    return matmul(x, y)
+    return _C_ops.bmm(x, y)
 
 
 def t(input, name=None):
@@ -176,29 +173,14 @@ def _square(x, api):
     return x
 
 
-def _identity_like(x, n):
-    return _C_ops.eye(n, n, x.dtype, x.place)
-
-
 def matrix_power(x, n, name=None):
     """x @ x @ ... (n times) for each square matrix of x; n = 0 gives identities and a negative
     n powers the inverse (a singular matrix is then a ValueError)."""
-    _square(x, "matrix_power")
+    check_tensor(x, "matrix_power")
     if not isinstance(n, numbers.Integral) or isinstance(n, bool):
         raise TypeError(f"matrix_power(): argument 'n' must be an int, received "
                         f"{type(n).__name__}")
-    if n == 0:
-        return _C_ops.expand_as(_identity_like(x, x.shape[-1]), x)
-    base = inverse(x) if n < 0 else x
-    result = None
-    power = abs(int(n))
-    while power:  # binary powering: about log2(n) products
-        if power & 1:
-            result = base if result is None else matmul(result, base)
-        power >>= 1
-        if power:
-            base = matmul(base, base)
-    return result
+    return _C_ops.matrix_power(x, int(n))
 
 
 def multi_dot(x, name=None):
