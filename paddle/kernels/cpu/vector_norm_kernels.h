@@ -70,8 +70,11 @@ void PNormKernel(const Context& ctx, const DenseTensor& x, float porder, int32_t
     FoldReduced<T>(x, axes, &acc, [p](double* a, double v) { *a += std::pow(std::abs(v), p); });
   }
   bool root = !(largest || smallest || p == 0);
+  // The root's exponent in float, as Paddle computes it (porder is a float attribute), so
+  // float64 results match Paddle's to the last bits.
+  double exponent = static_cast<double>(1.0f / porder);
   for (int64_t i = 0; i < out->numel(); ++i) {
-    o[i] = static_cast<T>(root ? std::pow(acc[i], 1.0 / p) : acc[i]);
+    o[i] = static_cast<T>(root ? std::pow(acc[i], exponent) : acc[i]);
   }
 }
 

@@ -232,10 +232,13 @@ void CholeskySolve(int64_t n, int64_t k, const T* factor, const T* b, bool upper
 template <typename T>
 bool SymmetricEigen(int64_t n, const T* a, bool lower, T* values, T* vectors) {
   if (n == 0) return true;
-  std::vector<T> work_a(a, a + n * n);
+  // LAPACK runs on a itself (column-major), as NumPy and Paddle call it, so the eigenvectors'
+  // signs are theirs.
+  std::vector<T> work_a(n * n);
+  Transpose(n, n, a, work_a.data());
   int nn = LapackInt(n), info = 0, query = -1, iquery = 0;
   char jobz = vectors ? 'V' : 'N';
-  char uplo = lower ? 'U' : 'L';  // a's lower triangle is the column-major read's upper one
+  char uplo = lower ? 'L' : 'U';
   T size{};
   Lapack<T>::syevd(&jobz, &uplo, &nn, work_a.data(), &nn, values, &size, &query, &iquery, &query,
                    &info, 1, 1);
@@ -261,21 +264,25 @@ bool SingularValueDecomposition(int64_t m, int64_t n, const T* a, bool full_matr
     }
     return true;
   }
-  // Read column-major, a is a^T = U' S V'^T, so a = V' S U'^T: LAPACK's u (n rows, column-major)
-  // read row-major is U'^T, our vh, and its vt read row-major is V', our u. No copies needed.
-  std::vector<T> work_a(a, a + m * n);
-  int mm = LapackInt(n), nn = LapackInt(m);  // the column-major read is n x m
-  int ldu = mm, ldvt = LapackInt(full_matrices ? m : k), info = 0, query = -1;
+  // LAPACK runs on a itself (column-major), as NumPy and Paddle call it, so the singular
+  // vectors' signs are theirs.
+  int64_t u_cols = full_matrices ? m : k, vh_rows = full_matrices ? n : k;
+  std::vector<T> work_a(m * n), u_cm(m * u_cols), vh_cm(vh_rows * n);
+  Transpose(m, n, a, work_a.data());
+  int mm = LapackInt(m), nn = LapackInt(n), ldvt = LapackInt(vh_rows), info = 0, query = -1;
   char jobz = full_matrices ? 'A' : 'S';
   std::vector<int> iwork(8 * k);
   T size{};
-  Lapack<T>::gesdd(&jobz, &mm, &nn, work_a.data(), &mm, s, vh, &ldu, u, &ldvt, &size, &query,
-                   iwork.data(), &info, 1);
+  Lapack<T>::gesdd(&jobz, &mm, &nn, work_a.data(), &mm, s, u_cm.data(), &mm, vh_cm.data(), &ldvt,
+                   &size, &query, iwork.data(), &info, 1);
   int lwork = QueriedSize(size);
   std::vector<T> work(lwork);
-  Lapack<T>::gesdd(&jobz, &mm, &nn, work_a.data(), &mm, s, vh, &ldu, u, &ldvt, work.data(), &lwork,
-                   iwork.data(), &info, 1);
-  return info == 0;
+  Lapack<T>::gesdd(&jobz, &mm, &nn, work_a.data(), &mm, s, u_cm.data(), &mm, vh_cm.data(), &ldvt,
+                   work.data(), &lwork, iwork.data(), &info, 1);
+  if (info != 0) return false;
+  Transpose(u_cols, m, u_cm.data(), u);
+  Transpose(n, vh_rows, vh_cm.data(), vh);
+  return true;
 }
 
 template <typename T>
