@@ -34,7 +34,7 @@ from .tensor.search import *  # noqa: E402,F401,F403
 from .tensor.stat import *  # noqa: E402,F401,F403
 from .base.generated_api import *  # noqa: E402,F401,F403
 
-from . import autograd, device, framework  # noqa: E402,F401
+from . import autograd, device, framework, linalg  # noqa: E402,F401
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 from .device import get_device, is_compiled_with_cuda, set_device  # noqa: E402,F401
 from .framework import get_flags, get_rng_state, seed, set_flags, set_rng_state  # noqa: E402,F401

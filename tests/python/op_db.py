@@ -1693,3 +1693,4 @@ from op_db_ctc import CTC_OPS; OP_DB += CTC_OPS  # noqa: E402,E702
 from op_db_rnn import RNN_OPS; OP_DB += RNN_OPS  # noqa: E402,E702
 from op_db_attn import ATTENTION_OPS; OP_DB += ATTENTION_OPS  # noqa: E402,E702
 from op_db_rng import RNG_OPS; OP_DB += RNG_OPS  # noqa: E402,E702
+from op_db_linalg import LINALG_OPS; OP_DB += LINALG_OPS  # noqa: E402,E702
