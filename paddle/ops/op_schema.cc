@@ -113,10 +113,14 @@ DataType PromotedType(const OpSchema& op, const std::array<DataType, kMaxPromote
   for (size_t k = 0; k < op.promote.size(); ++k) {
     DataType t = dtypes[k];
     if (t == common && !differ) continue;
-    PD_CHECK(IsFloating(t) && IsFloating(common),
+    // Paddle promotes among the floating and complex dtypes, and anything with a complex one.
+    bool promotable =
+        ((IsFloating(t) || IsComplex(t)) && (IsFloating(common) || IsComplex(common))) ||
+        IsComplex(t) || IsComplex(common);
+    PD_CHECK(promotable,
              errors::InvalidType(op.name,
-                                 ": type promotion only applies between floating-point "
-                                 "dtypes, but '",
+                                 ": type promotion only applies between floating-point or "
+                                 "complex dtypes, but '",
                                  op.inputs[op.promote[0]].name, "' is ", DataTypeName(dtypes[0]),
                                  " and '", op.inputs[op.promote[k]].name, "' is ", DataTypeName(t),
                                  "; cast one of them first"));

@@ -1686,3 +1686,4 @@ OP_DB += (ACT_OPS + CONV_OPS + DETECTION_OPS + LAYOUT_OPS + NORMALIZATION_OPS + 
 from op_db_losses import LOSSES_OPS; OP_DB += LOSSES_OPS  # noqa: E402,E702
 from op_db_sparse import SPARSE_OPS; OP_DB += SPARSE_OPS  # noqa: E402,E702
 from op_db_ctc import CTC_OPS; OP_DB += CTC_OPS  # noqa: E402,E702
+from op_db_complex import COMPLEX_OPS; OP_DB += COMPLEX_OPS  # noqa: E402,E702
