@@ -8,7 +8,7 @@ import numpy as np
 
 import paddle
 from harness import COMPLEX_DTYPES, ErrorSample, OpInfo, Sample
-from op_db import away_from_zero, np_reduce, program_op, uniform
+from op_db import away_from_zero, binary_samples, np_reduce, program_op, uniform
 
 
 def pair_samples(rng):
@@ -76,6 +76,10 @@ COMPLEX_OPS = [
         grad=False),
     OpInfo("as_real", paddle.as_real, np_as_real, unary_samples(),
            errors=lambda: _float_errors("as_real")),
+    # The elementwise_pow entry of op_db.py runs the real floats (its integer sibling the
+    # integers).
+    OpInfo("complex_elementwise_pow", paddle.pow, np.power, binary_samples(0.5, 2.0),
+           covers=["elementwise_pow"], only_dtypes=COMPLEX_DTYPES),
     # The prod entry of op_db.py runs the real floats (its integer sibling the integers).
     OpInfo("complex_prod", paddle.prod, np_reduce(np.prod), lambda rng: [
         Sample([away_from_zero(rng, (3, 4))]), Sample([away_from_zero(rng, (3, 4))], {"axis": 0}),

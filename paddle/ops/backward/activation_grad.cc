@@ -176,7 +176,7 @@ void round_grad(const Tensor& out_grad, Tensor* x_grad) {
 void pow_grad(const Tensor& x, const Tensor& out_grad, const Scalar& y, Tensor* x_grad) {
   if (!x_grad) return;
   double exponent = y.to<double>();
-  *x_grad = multiply(out_grad, scale(pow(x, exponent - 1.0), exponent));
+  *x_grad = multiply(out_grad, Conj(scale(pow(x, exponent - 1.0), exponent)));
 }
 
 void scale_grad(const Tensor& out_grad, const Scalar& scale_value, Tensor* x_grad) {

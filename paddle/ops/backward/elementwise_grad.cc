@@ -41,9 +41,9 @@ void elementwise_pow_grad(const Tensor& x, const Tensor& y, const Tensor& out,
                           const Tensor& out_grad, Tensor* x_grad, Tensor* y_grad) {
   if (x_grad) {
     Tensor y_minus_one = scale(y, 1.0, -1.0);
-    *x_grad = multiply(out_grad, multiply(y, elementwise_pow(x, y_minus_one)));
+    *x_grad = multiply(out_grad, Conj(multiply(y, elementwise_pow(x, y_minus_one))));
   }
-  if (y_grad) *y_grad = multiply(out_grad, multiply(out, log(x)));
+  if (y_grad) *y_grad = multiply(out_grad, Conj(multiply(out, log(x))));
 }
 
 // Ties send the gradient to y, as Paddle's maximum/minimum do.

@@ -86,7 +86,7 @@ def pow(x, y, name=None):
     if isinstance(y, Tensor):
         return _C_ops.elementwise_pow(x, y)
     y = as_scalar(y, "pow", "y")
-    if isinstance(y, float) and not is_floating(x.dtype):
+    if isinstance(y, float) and not is_floating(x.dtype) and not is_complex(x.dtype):
         x = _C_ops.cast(x, default_float_dtype())
     return _C_ops.pow(x, y)
 
