@@ -3,6 +3,10 @@ complex numbers, arithmetic with Python scalars, casts, matmul, reductions, grad
 convention (values recorded from PaddlePaddle 3.3.1), the typed error of ops without complex
 kernels, and complex parameters in model files. Per-op forward and gradient checks are the
 harness's (op_db_complex.py)."""
+import os
+import subprocess
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -10,6 +14,7 @@ import paddle
 import paddle.nn.functional as F
 from static_testing import static_mode
 
+REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 Z = np.array([1 + 2j, 3 - 1j], dtype=np.complex128)
 W = np.array([0.5 - 1j, 2 + 0.5j], dtype=np.complex128)
 
@@ -202,3 +207,40 @@ def test_save_and_load_complex_state(tmp_path):
     loaded = paddle.load(str(tmp_path / "state.pdparams"))
     np.testing.assert_array_equal(loaded["z"].numpy(), Z, strict=True)
     np.testing.assert_array_equal(loaded["z64"].numpy(), Z.astype(np.complex64), strict=True)
+
+
+@pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
+def test_complex_model_runs_in_paddlepaddle(tmp_path):
+    """A .pdmodel/.pdiparams pair with a float parameter made complex, complex matmul, conj,
+    abs, exp and angle, saved here, loads and gives the same results in PaddlePaddle."""
+    zs = np.array([[1 + 1j, 2], [0, -1j]], dtype=np.complex64)
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            z = paddle.static.data("z", [None, 2], "complex64")
+            w = paddle.create_parameter([2, 2], "float32")
+            out = paddle.abs(paddle.matmul(z, paddle.complex(w, w * 2.0)) + paddle.conj(z))
+            angle = paddle.angle(paddle.exp(z))
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        expected = np.stack(exe.run(main, feed={"z": zs}, fetch_list=[out, angle]))
+        paddle.static.save_inference_model(str(tmp_path / "model"), [z], [out, angle], exe,
+                                           program=main)
+    np.save(tmp_path / "z.npy", zs)
+    script = textwrap.dedent("""
+        import sys
+        import numpy as np
+        import paddle
+        paddle.enable_static()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1] + "/model", exe)
+        results = exe.run(program, feed={feeds[0]: np.load(sys.argv[1] + "/z.npy")},
+                          fetch_list=fetches)
+        np.save(sys.argv[1] + "/theirs.npy", np.stack(results))
+    """)
+    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
+    env.pop("PYTHONPATH", None)
+    result = subprocess.run([REFERENCE, "-c", script, str(tmp_path)], env=env, cwd="/",
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    np.testing.assert_allclose(np.load(tmp_path / "theirs.npy"), expected, rtol=1e-6)
