@@ -128,6 +128,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 def clip(x, min=None, max=None, name=None):
     check_tensor(x, "clip")
     # A missing bound is the dtype's own extreme, which the kernel's dtype can hold.
+    if is_complex(x.dtype):
+        raise TypeError(f"clip: complex input (data type {x.dtype.name}) is not supported; complex "
+                        f"numbers have no order")
     if is_floating(x.dtype):
         info_min, info_max = -3.4028234663852886e38, 3.4028234663852886e38
     else:

@@ -174,7 +174,9 @@ def test_gradient_through_complex_and_cast_to_real_parts():
 
 @pytest.mark.parametrize("call,op", [
     (F.relu, "relu"), (lambda z: paddle.maximum(z, z), "maximum"),
-    (lambda z: paddle.floor(z), "floor"), (lambda z: paddle.argmax(z), "argmax")])
+    (lambda z: paddle.floor(z), "floor"), (lambda z: paddle.argmax(z), "argmax"),
+    (F.softmax, "softmax"), (lambda z: F.layer_norm(z, 2), "layer_norm"),
+    (lambda z: paddle.clip(z, 0, 1), "clip")])
 def test_ops_without_complex_kernels_raise_type_error(call, op):
     with pytest.raises(TypeError) as raised:
         call(paddle.to_tensor(Z.astype(np.complex64)))
