@@ -33,7 +33,7 @@ import tempfile
 import time
 
 DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-          "float64")
+          "float64", "complex64", "complex128")
 TYPED_ERRORS = ("TypeError", "ValueError", "IndexError", "KeyError", "NotImplementedError",
                 "MemoryError", "RuntimeError")
 INTERNAL_ERROR = "this is a bug in the framework"
@@ -229,7 +229,7 @@ def hostile_values(arg, dtype):
         return [value(""), value("NCHW"), value("garbage" * 20), value(3), value(None),
                 value(["x"])]
     if t == "DataType":
-        return [value(d) for d in DTYPES] + [value("complex64"), value("foo"), value(3),
+        return [value(d) for d in DTYPES] + [value("complex32"), value("foo"), value(3),
                                              value(None)]
     if t == "bool":
         return [value(2), value(-1), value("x"), value(None), value(1.5)]

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "paddle/common/complex.h"
 #include "paddle/common/float16.h"
 
 namespace paddle {
@@ -21,6 +22,8 @@ enum class DataType : int8_t {
   BFLOAT16,
   FLOAT32,
   FLOAT64,
+  COMPLEX64,
+  COMPLEX128,
   NUM_DATA_TYPES,
 };
 
@@ -32,9 +35,16 @@ DataType DataTypeFromName(const std::string& name);
 
 bool IsFloating(DataType dtype);
 bool IsInteger(DataType dtype);  // bool excluded
+bool IsComplex(DataType dtype);
+// The dtype of a complex dtype's parts (complex64 -> float32); other dtypes map to themselves.
+DataType ToRealType(DataType dtype);
+// The complex dtype whose parts are `dtype` (float32 -> complex64, float64 -> complex128); throws
+// InvalidType for other dtypes.
+DataType ToComplexType(DataType dtype);
 
-// Paddle's type promotion between two tensor dtypes (float beats int beats bool; the wider wins;
-// float16 with bfloat16 gives float32).
+// Paddle's type promotion between two tensor dtypes (complex beats float beats int beats bool; the
+// wider wins; float16 with bfloat16 gives float32; a complex with a wider float widens:
+// complex64 with float64 gives complex128).
 DataType PromoteTypes(DataType a, DataType b);
 
 template <typename T>
@@ -54,6 +64,8 @@ PD_DATA_TYPE_OF(float16, FLOAT16)
 PD_DATA_TYPE_OF(bfloat16, BFLOAT16)
 PD_DATA_TYPE_OF(float, FLOAT32)
 PD_DATA_TYPE_OF(double, FLOAT64)
+PD_DATA_TYPE_OF(complex64, COMPLEX64)
+PD_DATA_TYPE_OF(complex128, COMPLEX128)
 #undef PD_DATA_TYPE_OF
 
 template <typename T>

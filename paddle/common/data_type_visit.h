@@ -27,6 +27,10 @@ void VisitDataType(DataType dtype, Fn&& fn) {
       return fn(float{});
     case DataType::FLOAT64:
       return fn(double{});
+    case DataType::COMPLEX64:
+      return fn(complex64{});
+    case DataType::COMPLEX128:
+      return fn(complex128{});
     default:
       PD_THROW(errors::Unimplemented("data type ", DataTypeName(dtype), " is not supported here"));
   }

@@ -104,7 +104,8 @@ class BackwardBuilder : public GradContext {
 
  private:
   bool Differentiable(const VarDesc* var) const {
-    return var != nullptr && var->has_tensor_desc() && IsFloating(var->dtype());
+    return var != nullptr && var->has_tensor_desc() &&
+           (IsFloating(var->dtype()) || IsComplex(var->dtype()));
   }
 
   // A variable by name, looked up from the forward block first: a sub-block's gradient block

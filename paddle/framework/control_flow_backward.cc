@@ -12,7 +12,8 @@ namespace paddle::framework {
 namespace {
 
 bool Differentiable(const VarDesc* var) {
-  return var != nullptr && var->has_tensor_desc() && IsFloating(var->dtype());
+  return var != nullptr && var->has_tensor_desc() &&
+         (IsFloating(var->dtype()) || IsComplex(var->dtype()));
 }
 
 ProtoAttr MakeStringsAttr(const std::string& name, const std::vector<std::string>& values) {

@@ -124,7 +124,9 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
       var->set_shape(m.dims.ToVector());
       // As in Paddle, new floating outputs take part in backward unless marked otherwise;
       // backward itself decides which of them a gradient reaches.
-      if (call.outputs[k].empty()) var->set_stop_gradient(!IsFloating(m.dtype));
+      if (call.outputs[k].empty()) {
+        var->set_stop_gradient(!IsFloating(m.dtype) && !IsComplex(m.dtype));
+      }
       names.push_back(var->name());
     }
     desc->SetOutput(LegacyOutputSlot(op, k), names);

@@ -26,6 +26,10 @@ proto::VarType::Type ToProtoDataType(DataType dtype) {
       return proto::VarType::FP32;
     case DataType::FLOAT64:
       return proto::VarType::FP64;
+    case DataType::COMPLEX64:
+      return proto::VarType::COMPLEX64;
+    case DataType::COMPLEX128:
+      return proto::VarType::COMPLEX128;
     default:
       break;
   }
@@ -55,6 +59,10 @@ DataType FromProtoDataType(proto::VarType::Type type) {
       return DataType::FLOAT32;
     case proto::VarType::FP64:
       return DataType::FLOAT64;
+    case proto::VarType::COMPLEX64:
+      return DataType::COMPLEX64;
+    case proto::VarType::COMPLEX128:
+      return DataType::COMPLEX128;
     default:
       break;
   }

@@ -255,7 +255,7 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
         }
         AutogradMeta& m = EnsureAutogradMeta(&t);
         // Integer and bool outputs carry no gradient.
-        m.stop_gradient = !IsFloating(t.dtype());
+        m.stop_gradient = !IsFloating(t.dtype()) && !IsComplex(t.dtype());
         m.grad_node = node;
         m.output_index = flat++;
       }

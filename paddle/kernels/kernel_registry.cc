@@ -26,6 +26,14 @@ const Kernel& KernelTable::Select(const KernelKey& key) const {
   if (const Kernel* any = Find(KernelKey{backend, DataLayout::ANY, dtype})) return *any;
   std::ostringstream registered;
   for (DataType t : DataTypes(backend)) registered << " " << DataTypeName(t);
+  // Complex numbers are a type few ops are defined for (relu, maximum, comparisons have no
+  // complex meaning): a TypeError, as a wrong argument type is, rather than a missing kernel.
+  if (IsComplex(dtype)) {
+    PD_THROW(errors::InvalidType(name_, ": complex input (data type ", DataTypeName(dtype),
+                                 ") is not supported; supported ", BackendName(backend),
+                                 " data types:", registered.str().empty() ? " none" : "",
+                                 registered.str()));
+  }
   PD_THROW(errors::Unimplemented(name_, ": no ", BackendName(backend), " kernel for data type ",
                                  DataTypeName(dtype), "; registered ", BackendName(backend),
                                  " data types:", registered.str().empty() ? " none" : "",

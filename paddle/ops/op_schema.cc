@@ -94,6 +94,17 @@ int OptionalInplaceInput(const OpSchema& op, size_t output) {
 }
 
 void RunInferMeta(const OpSchema& op, InferMetaArgs* args) {
+  // A complex input to an op with no complex kernel is the registry's TypeError (naming the op and
+  // the dtype) before InferMeta, which may reject it as a non-floating tensor with a ValueError.
+  // No CUDA kernel takes complex numbers yet, so the CPU kernels decide.
+  if (op.data_type_input >= 0 && static_cast<size_t>(op.data_type_input) < args->inputs.size()) {
+    const KernelTable* kernels = KernelRegistry::Instance().Find(op.kernel_name);
+    for (const TensorMeta& m : args->inputs[op.data_type_input]) {
+      if (kernels && IsComplex(m.dtype) && !kernels->Find(Backend::CPU, m.dtype)) {
+        kernels->Select(KernelKey{Backend::CPU, DataLayout::ANY, m.dtype});
+      }
+    }
+  }
   args->outputs.resize(op.outputs.size());
   for (size_t k = 0; k < op.outputs.size(); ++k) {
     if (!op.outputs[k].is_list) args->outputs[k].resize(1);
@@ -113,10 +124,14 @@ DataType PromotedType(const OpSchema& op, const std::array<DataType, kMaxPromote
   for (size_t k = 0; k < op.promote.size(); ++k) {
     DataType t = dtypes[k];
     if (t == common && !differ) continue;
-    PD_CHECK(IsFloating(t) && IsFloating(common),
+    // Paddle promotes among the floating and complex dtypes, and anything with a complex one.
+    bool promotable =
+        ((IsFloating(t) || IsComplex(t)) && (IsFloating(common) || IsComplex(common))) ||
+        IsComplex(t) || IsComplex(common);
+    PD_CHECK(promotable,
              errors::InvalidType(op.name,
-                                 ": type promotion only applies between floating-point "
-                                 "dtypes, but '",
+                                 ": type promotion only applies between floating-point or "
+                                 "complex dtypes, but '",
                                  op.inputs[op.promote[0]].name, "' is ", DataTypeName(dtypes[0]),
                                  " and '", op.inputs[op.promote[k]].name, "' is ", DataTypeName(t),
                                  "; cast one of them first"));

@@ -46,6 +46,10 @@ const char* NumpyFormat(DataType dtype) {
       return "f4";
     case DataType::FLOAT64:
       return "f8";
+    case DataType::COMPLEX64:
+      return "c8";
+    case DataType::COMPLEX128:
+      return "c16";
     default:
       PD_THROW(errors::Unimplemented("numpy(): no NumPy type for ", DataTypeName(dtype)));
   }
@@ -82,10 +86,14 @@ DataType DataTypeOfNumpy(const py::dtype& dt) {
         return DataType::FLOAT64;
     }
   }
+  if (kind == 'c') {
+    if (size == 8) return DataType::COMPLEX64;
+    if (size == 16) return DataType::COMPLEX128;
+  }
   PD_THROW(errors::InvalidType("cannot make a tensor from a NumPy array of dtype ",
                                std::string(py::str(py::handle(dt))),
                                "; supported: bool, int8, uint8, int16, "
-                               "int32, int64, float16, float32, float64"));
+                               "int32, int64, float16, float32, float64, complex64, complex128"));
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ float16 = dtype.FLOAT16
 bfloat16 = dtype.BFLOAT16
 float32 = dtype.FLOAT32
 float64 = dtype.FLOAT64
+complex64 = dtype.COMPLEX64
+complex128 = dtype.COMPLEX128
 
 from . import tensor  # noqa: E402,F401  (also installs the Tensor methods)
 from .tensor.creation import *  # noqa: E402,F401,F403

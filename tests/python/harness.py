@@ -18,7 +18,8 @@ from paddle.utils import ops as ops_tool
 
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 INTEGER_DTYPES = ("int8", "uint8", "int16", "int32", "int64")
-ALL_DTYPES = ("bool",) + INTEGER_DTYPES + FLOAT_DTYPES
+COMPLEX_DTYPES = ("complex64", "complex128")
+ALL_DTYPES = ("bool",) + INTEGER_DTYPES + FLOAT_DTYPES + COMPLEX_DTYPES
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,6 +98,8 @@ class OpInfo:
     # Why the op's results on NaN or inf differ from its NumPy reference's, which the hostile
     # variants (hostile_semantics.py) then do not compare.
     nonfinite_reason: Optional[str] = None
+    # Why the complex128 gradient check (run where the op registers complex128) does not apply.
+    no_complex_grad_reason: Optional[str] = None
     errors: Callable[[], List[ErrorSample]] = lambda: []
     atol: float = 1e-5
     rtol: float = 1e-5
@@ -141,7 +144,9 @@ def on_device(device):
 def to_paddle(value, dtype=None, requires_grad=False):
     if isinstance(value, np.ndarray):
         array = value
-        if dtype is not None and array.dtype.kind == "f":
+        if dtype is not None and array.dtype.kind == "c":
+            t = paddle.to_tensor(array.astype(np.complex128), dtype=dtype)
+        elif dtype is not None and array.dtype.kind == "f":
             t = paddle.to_tensor(array.astype(np.float64), dtype=dtype)
         else:
             t = paddle.to_tensor(array)
@@ -176,7 +181,7 @@ def flat_outputs(result):
 def tolerance(info, dtype):
     if dtype in ("float16", "bfloat16"):
         return (5e-2, 5e-2) if dtype == "bfloat16" else (1e-2, 1e-2)
-    if dtype == "float32":
+    if dtype in ("float32", "complex64"):
         return max(info.atol, 1e-5), max(info.rtol, 1e-5)
     return info.atol, info.rtol
 
@@ -194,6 +199,11 @@ def assert_close(actual, expected, atol, rtol, what):
         f"{what}: shape {actual.shape} differs from the reference {expected.shape}")
     if expected.dtype.kind in "biu":
         np.testing.assert_array_equal(actual, expected, err_msg=what)
+    elif expected.dtype.kind == "c" or actual.dtype.kind == "c":
+        assert actual.dtype.kind == expected.dtype.kind, (
+            f"{what}: a {actual.dtype} result where the reference is {expected.dtype}")
+        np.testing.assert_allclose(actual.astype(np.complex128), expected.astype(np.complex128),
+                                   atol=atol, rtol=rtol, err_msg=what, equal_nan=True)
     else:
         np.testing.assert_allclose(actual.astype(np.float64), expected.astype(np.float64),
                                    atol=atol, rtol=rtol, err_msg=what, equal_nan=True)
@@ -203,7 +213,13 @@ def sample_values(array, dtype):
     """A floating sample array as the values a run in `dtype` sees: rounded through 16- and
     32-bit floats (kept as float64 for the reference); for integer dtypes integral values stay
     and others are spread (x10) so that they do not all round to 0, unsigned dtypes taking the
-    magnitudes; for bool, True where positive."""
+    magnitudes; for bool, True where positive; for the complex dtypes, the array as real parts
+    and its values reversed (halved, so that they differ from the real ones) as imaginary parts,
+    rounded through complex64 for that dtype."""
+    if dtype in COMPLEX_DTYPES:
+        values = array.astype(np.float64)
+        values = values + 0.5j * values.reshape(-1)[::-1].reshape(values.shape)
+        return np.asarray(values, dtype=dtype).astype(np.complex128)
     if dtype in ("float16", "bfloat16", "float32"):
         return to_numpy(paddle.to_tensor(array, dtype=dtype)).astype(np.float64)
     if dtype == "float64":
@@ -250,10 +266,13 @@ def run_forward(info, sample, dtype):
 def reference(info, sample, dtype):
     args = list(sample.args)
     result = info.ref(*args, **sample.kwargs)
-    if dtype in ("float16", "float32", "bfloat16"):
-        # Elementwise references run in float64; round the expectation like the op's output.
+    if dtype in ("float16", "float32", "bfloat16", "complex64"):
+        # Elementwise references run in float64 or complex128; round the expectation like the
+        # op's output.
         def round_to(x):
             x = np.asarray(x)
+            if x.dtype == np.complex128:
+                return x.astype(np.complex64)
             return x.astype(np.float32) if x.dtype == np.float64 else x
         result = [round_to(r) for r in result] if isinstance(result, (list, tuple)) else round_to(result)
     return result
@@ -263,7 +282,7 @@ def grad_indices(sample):
     if sample.grad_args is not None:
         return list(sample.grad_args)
     return [i for i, a in enumerate(sample.args)
-            if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
+            if isinstance(a, np.ndarray) and a.dtype.kind in "fc"]
 
 
 def _has_size(sample):
@@ -283,41 +302,63 @@ def gradient_samples(info, samples, reason):
 
 
 def loss_weights(outputs, rng):
-    return [rng.standard_normal(o.shape) if o.dtype in (paddle.float32, paddle.float64) else None
-            for o in outputs]
+    """Random weights of the differentiated outputs: real for real outputs, complex for complex
+    ones (whose weighted sum's real part is the loss)."""
+    weights = []
+    for o in outputs:
+        if o.dtype in (paddle.float32, paddle.float64):
+            weights.append(rng.standard_normal(o.shape))
+        elif o.dtype in (paddle.complex64, paddle.complex128):
+            weights.append(rng.standard_normal(o.shape) + 1j * rng.standard_normal(o.shape))
+        else:
+            weights.append(None)
+    return weights
 
 
 def weighted_sum(outputs, weights):
+    """The real loss sum(o * w) over the outputs (its real part for complex outputs)."""
     total = None
     for o, w in zip(outputs, weights):
         if w is None or o.size == 0:
             continue
         term = (o * paddle.to_tensor(w, dtype=o.dtype)).sum()
+        if term.dtype in (paddle.complex64, paddle.complex128):
+            term = paddle.real(term)
         total = term if total is None else total + term
     return total
 
 
 def numeric_gradient(f, arrays, index, eps=1e-6):
-    """Central differences of the scalar f(arrays) with respect to arrays[index]."""
+    """Central differences of the scalar f(arrays) with respect to arrays[index]. For a complex
+    array it is Paddle's gradient dL/dRe(x) + i dL/dIm(x), each part by its own differences."""
     x = arrays[index]
     grad = np.zeros_like(x)
     flat = x.reshape(-1)
     gflat = grad.reshape(-1)
+    steps = (eps, 1j * eps) if x.dtype.kind == "c" else (eps,)
     for i in range(flat.size):
         old = flat[i]
-        flat[i] = old + eps
-        plus = f(arrays)
-        flat[i] = old - eps
-        minus = f(arrays)
-        flat[i] = old
-        gflat[i] = (plus - minus) / (2 * eps)
+        for step in steps:
+            flat[i] = old + step
+            plus = f(arrays)
+            flat[i] = old - step
+            minus = f(arrays)
+            flat[i] = old
+            gflat[i] += (plus - minus) / (2 * eps) * (step / eps)
     return grad
 
 
-def check_gradient(info, sample, second_order=False):
-    """Compares autograd's float64 gradients of a random projection of the outputs with
-    central differences."""
-    sample = cast_sample(sample, "float64")
+def gradient_dtype(info):
+    """float64, or complex128 for an op that registers complex but no float64 kernel (real,
+    imag, as_real)."""
+    registered = registered_dtypes(info.covered_ops[0], "cpu")
+    return "complex128" if "float64" not in registered and "complex128" in registered else "float64"
+
+
+def check_gradient(info, sample, second_order=False, dtype="float64"):
+    """Compares autograd's gradients in `dtype` (float64 or complex128) of a random projection of
+    the outputs with central differences."""
+    sample = cast_sample(sample, dtype)
     indices = grad_indices(sample)
     if not indices:
         assert info.no_grad_reason, (
@@ -326,16 +367,16 @@ def check_gradient(info, sample, second_order=False):
         return
     rng = np.random.default_rng(1234)
     base_args = [a.copy() if isinstance(a, np.ndarray) else a for a in sample.args]
-    probe = flat_outputs(run_forward(info, sample, "float64"))
+    probe = flat_outputs(run_forward(info, sample, dtype))
     weights = loss_weights(probe, rng)
     if info.grad_outputs is not None:
         weights = [w if k in info.grad_outputs else None for k, w in enumerate(weights)]
     direction = [rng.standard_normal(base_args[i].shape) for i in indices]
 
     def build(arrays):
-        tensors = [to_paddle(a, "float64", requires_grad=(j in indices))
+        tensors = [to_paddle(a, dtype, requires_grad=(j in indices))
                    for j, a in enumerate(arrays)]
-        kwargs = {k: to_paddle(v, "float64") for k, v in sample.kwargs.items()}
+        kwargs = {k: to_paddle(v, dtype) for k, v in sample.kwargs.items()}
         outputs = flat_outputs(info.api(*tensors, **kwargs))
         return tensors, weighted_sum(outputs, weights)
 

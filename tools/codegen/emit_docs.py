@@ -6,7 +6,7 @@ def spell_dtypes(dtypes):
     """A dtype list in the groups it covers: [all], [floats, int32, int64], ..."""
     rest = [d for d in KERNEL_DTYPES if d in dtypes]
     words = []
-    for group in ("all", "arithmetic", "floats", "integers"):
+    for group in ("all", "arithmetic", "floats", "integers", "complex"):
         members = DTYPE_GROUPS[group]
         if all(m in rest for m in members):
             words.append(group)

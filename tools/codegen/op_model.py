@@ -30,18 +30,22 @@ ATTR_TYPES = {
 }
 TENSOR_TYPES = {"Tensor": "tensor", "Tensor?": "optional", "Tensor[]": "list"}
 DATA_TYPES = {"UNDEFINED", "bool", "int8", "uint8", "int16", "int32", "int64", "float16",
-              "bfloat16", "float32", "float64"}
+              "bfloat16", "float32", "float64", "complex64", "complex128"}
 PLACES = {"cpu", "undefined"}
 
-# Kernel dtypes, in registration order, and the named groups a `dtypes` list may use.
+# Kernel dtypes, in registration order, and the named groups a `dtypes` list may use. `all` is
+# the real dtypes and bool: an op takes complex numbers only where it names `complex` (or
+# complex64, complex128), which keeps kernels that have no complex meaning, and the compile time
+# of their instantiations, out.
 KERNEL_DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-                 "float32", "float64")
+                 "float32", "float64", "complex64", "complex128")
 DTYPE_GROUPS = {
     "floats": ("float16", "bfloat16", "float32", "float64"),
     "integers": ("int8", "uint8", "int16", "int32", "int64"),
     "arithmetic": ("int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
                    "float64"),
-    "all": KERNEL_DTYPES,
+    "complex": ("complex64", "complex128"),
+    "all": KERNEL_DTYPES[:-2],
 }
 BACKENDS = ("cpu", "gpu")
 

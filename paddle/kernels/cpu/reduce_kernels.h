@@ -32,9 +32,11 @@ template <typename T>
 inline constexpr bool kIsFloat =
     std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
-// Accumulators of sum and prod: double for every float type, int64 for integers and bool.
+// Accumulators of sum, mean and prod: double for every float type, complex128 for the complex
+// types, int64 for integers and bool.
 template <typename T>
-using WideType = std::conditional_t<kIsFloat<T>, double, int64_t>;
+using WideType =
+    std::conditional_t<kIsComplex<T>, complex128, std::conditional_t<kIsFloat<T>, double, int64_t>>;
 
 template <typename AccT>
 struct SumOp {
@@ -266,10 +268,14 @@ void VisitSumType(DataType dtype, Fn&& fn) {
       return fn(float{});
     case DataType::FLOAT64:
       return fn(double{});
+    case DataType::COMPLEX64:
+      return fn(complex64{});
+    case DataType::COMPLEX128:
+      return fn(complex128{});
     default:
       PD_THROW(errors::InvalidArgument(
           "sum: argument 'dtype' must be one of bool, int32, int64, float16, bfloat16, float32, "
-          "float64, received ",
+          "float64, complex64, complex128, received ",
           DataTypeName(dtype)));
   }
 }
@@ -289,7 +295,12 @@ void SumKernel(const Context& ctx, const DenseTensor& x, const std::vector<int64
     constexpr bool kRoundsEachTerm = (std::is_same_v<OutT, bool> && !std::is_same_v<T, bool>) ||
                                      (kIsFloat<T> && !kIsFloat<OutT>);
     auto* o = static_cast<OutT*>(ctx.Alloc(out, out_dtype));
-    if constexpr (kRoundsEachTerm) {
+    if constexpr (kIsComplex<T> != kIsComplex<OutT>) {
+      // A complex sum stays complex, and a real one real (as in Paddle); cast first otherwise.
+      PD_THROW(errors::InvalidType("sum: argument 'dtype' (", DataTypeName(out_dtype),
+                                   ") must be complex exactly when x (", DataTypeName(x.dtype()),
+                                   ") is; cast x first"));
+    } else if constexpr (kRoundsEachTerm) {
       DenseTensor cast(TensorMeta{x.dims(), out_dtype});
       OutT* c = ctx.template Alloc<OutT>(&cast);
       const T* in = x.numel() == 0 ? nullptr : x.data<T>();
@@ -306,7 +317,8 @@ void SumKernel(const Context& ctx, const DenseTensor& x, const std::vector<int64
 template <typename T, typename Context>
 void MeanKernel(const Context& ctx, const DenseTensor& x, const std::vector<int64_t>& axis,
                 bool keepdim, DenseTensor* out) {
-  ReduceSameType<MeanOp<double>, T>(ctx, x, axis, out);
+  ReduceSameType<MeanOp<std::conditional_t<kIsComplex<T>, complex128, double>>, T>(ctx, x, axis,
+                                                                                   out);
 }
 
 template <typename T, typename Context>

@@ -46,6 +46,22 @@ void BlasGemm(BlasFn fn, bool trans_a, bool trans_b, int64_t m, int64_t n, int64
      LeadingDim(ldc, n, "ldc"));
 }
 
+// cgemm/zgemm take alpha and beta by address.
+template <typename T, typename BlasFn>
+void ComplexBlasGemm(BlasFn fn, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                     T alpha, const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                     int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    ScaleC(m, n, beta, c, ldc);
+    return;
+  }
+  fn(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+     CheckedBlasInt(m, "M"), CheckedBlasInt(n, "N"), CheckedBlasInt(k, "K"), &alpha, a,
+     LeadingDim(lda, trans_a ? m : k, "lda"), b, LeadingDim(ldb, trans_b ? k : n, "ldb"), &beta, c,
+     LeadingDim(ldc, n, "ldc"));
+}
+
 // Copies a rows x cols matrix with row stride `ld` into a dense float buffer.
 template <typename T>
 std::vector<float> ToFloat(const T* src, int64_t rows, int64_t cols, int64_t ld) {
@@ -100,6 +116,20 @@ void Gemm<bfloat16>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                     const bfloat16* a, int64_t lda, const bfloat16* b, int64_t ldb, bfloat16 beta,
                     bfloat16* c, int64_t ldc) {
   HalfGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <>
+void Gemm<complex64>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, complex64 alpha,
+                     const complex64* a, int64_t lda, const complex64* b, int64_t ldb,
+                     complex64 beta, complex64* c, int64_t ldc) {
+  ComplexBlasGemm(cblas_cgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+template <>
+void Gemm<complex128>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, complex128 alpha,
+                      const complex128* a, int64_t lda, const complex128* b, int64_t ldb,
+                      complex128 beta, complex128* c, int64_t ldc) {
+  ComplexBlasGemm(cblas_zgemm, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 }  // namespace paddle::funcs

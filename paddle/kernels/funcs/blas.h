@@ -1,13 +1,15 @@
 // Row-major GEMM for CPU kernels: C = alpha * op(A) * op(B) + beta * C, where op(A) is M x K and
 // op(B) is K x N; lda/ldb/ldc are the row strides of A, B and C as stored (before the transpose).
 // float and double go to OpenBLAS (which threads on the process's OpenMP pool, and stays on one
-// thread when called from inside a parallel region); float16/bfloat16 are computed in float;
-// the integer types use a cache-friendly loop here.
+// thread when called from inside a parallel region), and so do complex64/complex128 (cgemm,
+// zgemm); float16/bfloat16 are computed in float; the integer types use a cache-friendly loop
+// here.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include "paddle/common/complex.h"
 #include "paddle/common/float16.h"
 #include "paddle/kernels/funcs/elementwise_functors.h"
 #include "paddle/kernels/funcs/parallel_for.h"
@@ -34,6 +36,14 @@ template <>
 void Gemm<bfloat16>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, bfloat16 alpha,
                     const bfloat16* a, int64_t lda, const bfloat16* b, int64_t ldb, bfloat16 beta,
                     bfloat16* c, int64_t ldc);
+template <>
+void Gemm<complex64>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, complex64 alpha,
+                     const complex64* a, int64_t lda, const complex64* b, int64_t ldb,
+                     complex64 beta, complex64* c, int64_t ldc);
+template <>
+void Gemm<complex128>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, complex128 alpha,
+                      const complex128* a, int64_t lda, const complex128* b, int64_t ldb,
+                      complex128 beta, complex128* c, int64_t ldc);
 
 // The loop GEMM for types BLAS does not cover (integers): rows of C in parallel, i-p-j order
 // when B's rows are contiguous, dot products when B is transposed.

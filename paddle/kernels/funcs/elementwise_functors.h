@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "paddle/kernels/funcs/fast_math.h"
+#include "paddle/common/complex.h"
 #include "paddle/kernels/funcs/math_type.h"
 
 namespace paddle::funcs {
@@ -188,7 +189,6 @@ PD_UNARY_FUNCTOR(ExpFunctor, Exp(x))
 PD_UNARY_FUNCTOR(LogFunctor, std::log(x))
 PD_UNARY_FUNCTOR(SqrtFunctor, std::sqrt(x))
 PD_UNARY_FUNCTOR(RsqrtFunctor, MT(1) / std::sqrt(x))
-PD_UNARY_FUNCTOR(AbsFunctor, x < MT(0) ? WrappingNegate(x) : x)  // abs(INT_MIN) is INT_MIN
 PD_UNARY_FUNCTOR(SinFunctor, std::sin(x))
 PD_UNARY_FUNCTOR(CosFunctor, std::cos(x))
 PD_UNARY_FUNCTOR(TanhFunctor, std::tanh(x))
@@ -198,8 +198,6 @@ PD_UNARY_FUNCTOR(SiluFunctor, x / (MT(1) + Exp(-x)))
 PD_UNARY_FUNCTOR(ErfFunctor, Erf(x))
 PD_UNARY_FUNCTOR(SquareFunctor, MultiplyFunctor<MT>()(x, x))  // integers wrap
 PD_UNARY_FUNCTOR(ReciprocalFunctor, MT(1) / x)
-// sign(NaN) is NaN, as in NumPy.
-PD_UNARY_FUNCTOR(SignFunctor, x > MT(0) ? MT(1) : (x < MT(0) ? MT(-1) : (x == MT(0) ? MT(0) : x)))
 PD_UNARY_FUNCTOR(FloorFunctor, std::floor(x))
 PD_UNARY_FUNCTOR(CeilFunctor, std::ceil(x))
 // Halves round to even, as in PaddlePaddle 3 and NumPy (nearbyint in the default rounding mode).
@@ -209,6 +207,84 @@ PD_UNARY_FUNCTOR(RoundFunctor, std::nearbyint(x))
 // gelu(x) = x Phi(x) (exact, with erf) or x/2 (1 + tanh(k (x + c x^3))) (approximate); one
 // functor per form, so the CPU loop of each vectorizes (a runtime flag keeps the tanh call of the
 // other form in the loop).
+// ---------------------------------------------------------------- complex numbers
+
+template <typename T>  // T: the parts' type
+struct ComplexFunctor {
+  PD_HOSTDEVICE std::complex<T> operator()(T re, T im) const { return std::complex<T>(re, im); }
+};
+
+template <typename T>
+struct RealFunctor {
+  PD_HOSTDEVICE RealType<T> operator()(T x) const { return x.real(); }
+};
+
+template <typename T>
+struct ImagFunctor {
+  PD_HOSTDEVICE RealType<T> operator()(T x) const { return x.imag(); }
+};
+
+template <typename T>
+struct ConjFunctor {
+  PD_HOSTDEVICE T operator()(T x) const { return ConjIfComplex(x); }
+};
+
+// arg(x); for real x, 0 or pi by the sign (atan2(0, x), as Paddle and NumPy).
+template <typename T>
+struct AngleFunctor {
+  PD_HOSTDEVICE RealType<T> operator()(T x) const {
+    if constexpr (kIsComplex<T>) {
+      return std::arg(x);
+    } else {
+      return std::atan2(T(0), x);
+    }
+  }
+};
+
+// d angle: out_grad * i z / |z|^2 for complex z (0 at z = 0); 0 for real x, where angle is
+// piecewise constant.
+template <typename T>
+struct AngleGradFunctor {
+  PD_HOSTDEVICE T operator()(T z, RealType<T> out_grad) const {
+    if constexpr (kIsComplex<T>) {
+      RealType<T> norm = std::norm(z);
+      if (norm == RealType<T>(0)) return T(0);
+      return T(-z.imag(), z.real()) * (out_grad / norm);
+    } else {
+      return T(0);
+    }
+  }
+};
+
+// |x|, a real number for complex x (its modulus, without overflow in the squares).
+template <typename T>
+struct AbsFunctor {
+  PD_HOSTDEVICE RealType<T> operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    if constexpr (kIsComplex<T>) {
+      return std::abs(x);
+    } else {
+      return static_cast<T>(x < MT(0) ? WrappingNegate(x) : x);  // abs(INT_MIN) is INT_MIN
+    }
+  }
+};
+
+// sign(NaN) is NaN, as in NumPy; a complex x gives x / |x| (0 for 0), Paddle's sgn.
+template <typename T>
+struct SignFunctor {
+  PD_HOSTDEVICE T operator()(T x_in) const {
+    using MT = MathType<T>;
+    MT x = static_cast<MT>(x_in);
+    if constexpr (kIsComplex<T>) {
+      RealType<T> modulus = std::abs(x);
+      return modulus == RealType<T>(0) ? T(0) : x / modulus;
+    } else {
+      return static_cast<T>(x > MT(0) ? MT(1) : (x < MT(0) ? MT(-1) : (x == MT(0) ? MT(0) : x)));
+    }
+  }
+};
+
 template <typename T>
 struct GeluFunctor {
   PD_HOSTDEVICE T operator()(T x_in) const {
@@ -437,6 +513,10 @@ struct CastFunctor {
   PD_HOSTDEVICE Out operator()(In v) const {
     if constexpr (std::is_same_v<Out, bool>) {
       return static_cast<MathType<In>>(v) != MathType<In>(0);
+    } else if constexpr (kIsComplex<In> && !kIsComplex<Out>) {
+      return static_cast<Out>(v.real());  // Paddle and NumPy keep the real part
+    } else if constexpr (kIsComplex<Out> && !kIsComplex<In>) {
+      return Out(static_cast<RealType<Out>>(static_cast<MathType<In>>(v)));
     } else {
       return static_cast<Out>(static_cast<MathType<In>>(v));
     }

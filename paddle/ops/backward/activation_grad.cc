@@ -23,6 +23,8 @@
 #include "paddle/ops/generated/api/logical_not.h"
 #include "paddle/ops/generated/api/multiply.h"
 #include "paddle/ops/generated/api/pow.h"
+#include "paddle/ops/generated/api/real.h"
+#include "paddle/ops/generated/api/reciprocal.h"
 #include "paddle/ops/generated/api/scale.h"
 #include "paddle/ops/generated/api/sigmoid.h"
 #include "paddle/ops/generated/api/sign.h"
@@ -32,6 +34,7 @@
 #include "paddle/ops/generated/api/subtract.h"
 #include "paddle/ops/generated/api/sum.h"
 #include "paddle/ops/generated/api/tanh.h"
+#include "paddle/ops/generated/api/where.h"
 #include "paddle/ops/generated/grad_rules/activation.h"
 
 namespace paddle::ops::grad {
@@ -65,15 +68,15 @@ Tensor Positive(const Tensor& t) { return greater_than(t, ScalarLike(t, 0.0)); }
 }  // namespace
 
 void exp_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, out);
+  if (x_grad) *x_grad = multiply(out_grad, Conj(out));
 }
 
 void log_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = divide(out_grad, x);
+  if (x_grad) *x_grad = divide(out_grad, Conj(x));
 }
 
 void sqrt_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = divide(scale(out_grad, 0.5), out);
+  if (x_grad) *x_grad = divide(scale(out_grad, 0.5), Conj(out));
 }
 
 // d(x^-1/2) = -1/2 x^-3/2 = -1/2 out^3
@@ -81,20 +84,23 @@ void rsqrt_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
   if (x_grad) *x_grad = scale(multiply(out_grad, multiply(out, square(out))), -0.5);
 }
 
+// For a complex x, sign(x) is x / |x| (0 at 0) and out_grad is real: Paddle's out_grad * x / |x|.
 void abs_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, sign(x));
+  if (!x_grad) return;
+  Tensor grad = IsComplex(x.dtype()) ? cast(out_grad, x.dtype()) : out_grad;
+  *x_grad = multiply(grad, sign(x));
 }
 
 void sin_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, cos(x));
+  if (x_grad) *x_grad = multiply(out_grad, Conj(cos(x)));
 }
 
 void cos_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = scale(multiply(out_grad, sin(x)), -1.0);
+  if (x_grad) *x_grad = scale(multiply(out_grad, Conj(sin(x))), -1.0);
 }
 
 void tanh_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, scale(square(out), -1.0, 1.0));
+  if (x_grad) *x_grad = multiply(out_grad, Conj(scale(square(out), -1.0, 1.0)));
 }
 
 void sigmoid_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
@@ -140,16 +146,27 @@ void erf_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
 }
 
 void square_grad(const Tensor& x, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, scale(x, 2.0));
+  if (x_grad) *x_grad = multiply(out_grad, scale(Conj(x), 2.0));
 }
 
 void reciprocal_grad(const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = scale(multiply(out_grad, square(out)), -1.0);
+  if (x_grad) *x_grad = scale(multiply(out_grad, Conj(square(out))), -1.0);
 }
 
 // Piecewise-constant ops have a zero gradient almost everywhere.
-void sign_grad(const Tensor& out_grad, Tensor* x_grad) {
-  if (x_grad) *x_grad = ZerosLike(out_grad);
+void sign_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad, Tensor* x_grad) {
+  if (!x_grad) return;
+  if (!IsComplex(out.dtype())) {
+    *x_grad = ZerosLike(out_grad);
+    return;
+  }
+  // sgn(z) = z / |z| for complex z (Paddle's sgn): with u = out_grad, the gradient is
+  // (u - sgn(z) Re(conj(u) sgn(z))) / |z|, and 0 at z = 0.
+  Tensor modulus = abs(x);
+  Tensor inverse =
+      where(equal(modulus, ZerosLike(modulus)), ZerosLike(modulus), reciprocal(modulus));
+  Tensor along = cast(real(multiply(conj(out_grad), out)), out.dtype());
+  *x_grad = multiply(subtract(out_grad, multiply(out, along)), cast(inverse, out.dtype()));
 }
 
 void floor_grad(const Tensor& out_grad, Tensor* x_grad) {
@@ -167,7 +184,7 @@ void round_grad(const Tensor& out_grad, Tensor* x_grad) {
 void pow_grad(const Tensor& x, const Tensor& out_grad, const Scalar& y, Tensor* x_grad) {
   if (!x_grad) return;
   double exponent = y.to<double>();
-  *x_grad = multiply(out_grad, scale(pow(x, exponent - 1.0), exponent));
+  *x_grad = multiply(out_grad, Conj(scale(pow(x, exponent - 1.0), exponent)));
 }
 
 void scale_grad(const Tensor& out_grad, const Scalar& scale_value, Tensor* x_grad) {

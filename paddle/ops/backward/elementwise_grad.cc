@@ -26,24 +26,24 @@ void subtract_grad(const Tensor& out_grad, Tensor* x_grad, Tensor* y_grad) {
 
 void multiply_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, Tensor* x_grad,
                    Tensor* y_grad) {
-  if (x_grad) *x_grad = multiply(out_grad, y);
-  if (y_grad) *y_grad = multiply(out_grad, x);
+  if (x_grad) *x_grad = multiply(out_grad, Conj(y));
+  if (y_grad) *y_grad = multiply(out_grad, Conj(x));
 }
 
 void divide_grad(const Tensor& y, const Tensor& out, const Tensor& out_grad, Tensor* x_grad,
                  Tensor* y_grad) {
-  if (x_grad) *x_grad = divide(out_grad, y);
+  if (x_grad) *x_grad = divide(out_grad, Conj(y));
   // d(x/y)/dy = -x/y^2 = -out/y
-  if (y_grad) *y_grad = scale(divide(multiply(out_grad, out), y), -1.0);
+  if (y_grad) *y_grad = scale(divide(multiply(out_grad, Conj(out)), Conj(y)), -1.0);
 }
 
 void elementwise_pow_grad(const Tensor& x, const Tensor& y, const Tensor& out,
                           const Tensor& out_grad, Tensor* x_grad, Tensor* y_grad) {
   if (x_grad) {
     Tensor y_minus_one = scale(y, 1.0, -1.0);
-    *x_grad = multiply(out_grad, multiply(y, elementwise_pow(x, y_minus_one)));
+    *x_grad = multiply(out_grad, Conj(multiply(y, elementwise_pow(x, y_minus_one))));
   }
-  if (y_grad) *y_grad = multiply(out_grad, multiply(out, log(x)));
+  if (y_grad) *y_grad = multiply(out_grad, Conj(multiply(out, log(x))));
 }
 
 // Ties send the gradient to y, as Paddle's maximum/minimum do.

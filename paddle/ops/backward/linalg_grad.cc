@@ -16,8 +16,9 @@ void matmul_grad(const Tensor& x, const Tensor& y, const Tensor& out_grad, bool 
                  bool transpose_y, Tensor* x_grad, Tensor* y_grad) {
   bool x_vector = x.dims().size() == 1;
   bool y_vector = y.dims().size() == 1;
-  Tensor x2 = x_vector ? unsqueeze(x, {0}) : x;
-  Tensor y2 = y_vector ? unsqueeze(y, {-1}) : y;
+  // Complex operands enter conjugated: d(x y)/dx passes back out_grad y^H.
+  Tensor x2 = Conj(x_vector ? unsqueeze(x, {0}) : x);
+  Tensor y2 = Conj(y_vector ? unsqueeze(y, {-1}) : y);
   // Restore the dims the 1-D operands dropped from the output: N (last) first, then M.
   Tensor g = out_grad;
   if (y_vector) g = unsqueeze(g, {-1});

@@ -52,7 +52,7 @@ void min_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
 void prod_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad,
                const std::vector<int64_t>& axis, bool keepdim, Tensor* x_grad) {
   if (!x_grad) return;
-  *x_grad = divide(ExpandReduced(multiply(out_grad, out), x, axis), x);
+  *x_grad = divide(ExpandReduced(multiply(out_grad, Conj(out)), x, axis), Conj(x));
 }
 
 }  // namespace paddle::ops::grad

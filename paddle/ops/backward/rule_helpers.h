@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "paddle/common/reduce_axes.h"
+#include "paddle/ops/generated/api/conj.h"
 #include "paddle/ops/generated/api/expand.h"
 #include "paddle/ops/generated/api/full.h"
 #include "paddle/ops/generated/api/full_like.h"
@@ -13,6 +14,11 @@
 namespace paddle::ops::grad {
 
 inline Tensor ZerosLike(const Tensor& x) { return full_like(x, 0.0); }
+
+// conj(x) for a complex x, x itself otherwise. Paddle's gradient of a real loss L with respect to
+// a complex z is dL/dRe(z) + i dL/dIm(z), so a rule for a holomorphic f passes back
+// out_grad * conj(f'(z)); with this, one rule serves the real and the complex dtypes.
+inline Tensor Conj(const Tensor& x) { return IsComplex(x.dtype()) ? conj(x) : x; }
 
 // where(condition, value, 0): passes `value` through where the condition holds.
 inline Tensor MaskedGrad(const Tensor& condition, const Tensor& value) {

@@ -16,6 +16,8 @@ _NUMPY_TO_DTYPE = {
     np.dtype("float16"): DataType.FLOAT16,
     np.dtype("float32"): DataType.FLOAT32,
     np.dtype("float64"): DataType.FLOAT64,
+    np.dtype("complex64"): DataType.COMPLEX64,
+    np.dtype("complex128"): DataType.COMPLEX128,
 }
 _DTYPE_TO_NUMPY = {v: k for k, v in _NUMPY_TO_DTYPE.items()}
 _DTYPE_TO_NUMPY[DataType.BFLOAT16] = np.dtype("uint16")  # NumPy has no bfloat16
@@ -43,7 +45,8 @@ def _name_to_member(name):
     member = name.upper()
     if member not in DataType.__members__ or member == "UNDEFINED":
         raise TypeError(f"unsupported data type {name!r}; expected one of bool, int8, uint8, "
-                        f"int16, int32, int64, float16, bfloat16, float32, float64")
+                        f"int16, int32, int64, float16, bfloat16, float32, float64, complex64, "
+                        f"complex128")
     return member
 
 
@@ -59,6 +62,16 @@ def is_floating(dtype):
 def is_integer(dtype):
     return convert_dtype(dtype) in (DataType.INT8, DataType.UINT8, DataType.INT16,
                                     DataType.INT32, DataType.INT64)
+
+
+def is_complex(dtype):
+    return convert_dtype(dtype) in (DataType.COMPLEX64, DataType.COMPLEX128)
+
+
+def default_complex_dtype():
+    """The dtype of complex tensors made from Python complex numbers: the complex type whose
+    parts have the default float dtype (complex128 for float64, complex64 otherwise)."""
+    return DataType.COMPLEX128 if _default_dtype == DataType.FLOAT64 else DataType.COMPLEX64
 
 
 def get_default_dtype():

@@ -100,7 +100,11 @@ def scalar_dtype(value, like=None):
     """The dtype a Python scalar takes when it meets a tensor of dtype `like` (Paddle's rules: the
     scalar never widens a floating tensor; an int tensor meeting a float gets the default float
     dtype)."""
-    from ..base.framework import is_floating
+    from ..base.framework import default_complex_dtype, is_complex, is_floating
+    if like is not None and is_complex(like):
+        return like  # no scalar changes a complex tensor's dtype
+    if isinstance(value, complex):
+        return DataType.COMPLEX128 if like == DataType.FLOAT64 else default_complex_dtype()
     if isinstance(value, bool):
         return like if like is not None else DataType.BOOL
     if isinstance(value, numbers.Integral):

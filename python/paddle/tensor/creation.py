@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import _C_ops
 from ..base import libpaddle
-from ..base.framework import convert_dtype, default_float_dtype, to_numpy_dtype
+from ..base.framework import (convert_dtype, default_complex_dtype, default_float_dtype,
+                              to_numpy_dtype)
 from ..device import _resolve_place
 from ._helpers import Tensor, as_int_list, as_scalar, check_tensor, dtype_or_default
 
@@ -17,10 +18,11 @@ __all__ = ["to_tensor", "full", "full_like", "zeros", "zeros_like", "ones", "one
 
 def _infer_numpy(data, dtype=None):
     """NumPy array for `data`, with Paddle's defaults when no `dtype` is asked for: Python
-    floats become the default float dtype, Python ints int64, Python bools bool. With a dtype,
-    Python floats stay float64 until cast to it, so float64 data keeps its precision."""
+    floats become the default float dtype, Python complex numbers the complex dtype with parts of
+    that type, Python ints int64, Python bools bool. With a dtype, Python floats stay float64
+    until cast to it, so float64 data keeps its precision."""
     if isinstance(data, np.ndarray):
-        if data.dtype.kind not in "biuf" or data.dtype in (np.uint32, np.uint64):
+        if data.dtype.kind not in "biufc" or data.dtype in (np.uint32, np.uint64):
             raise TypeError(f"to_tensor(): cannot convert a NumPy array of dtype {data.dtype}")
         return data
     if isinstance(data, (list, tuple)):
@@ -35,9 +37,11 @@ def _infer_numpy(data, dtype=None):
                         f"expected a scalar, list, tuple, numpy.ndarray or Tensor")
     if array.dtype == np.float64 and dtype is None:
         array = array.astype(to_numpy_dtype(default_float_dtype()))
+    elif array.dtype == np.complex128 and dtype is None:
+        array = array.astype(to_numpy_dtype(default_complex_dtype()))
     elif array.dtype.kind in "iu" and array.dtype != np.uint8:
         array = array.astype(np.int64)
-    elif array.dtype.kind not in "biuf":
+    elif array.dtype.kind not in "biufc":
         raise TypeError(f"to_tensor(): cannot convert data of dtype {array.dtype}")
     return array
 
@@ -97,6 +101,13 @@ def _static_constant(data, dtype, place):
         array = (array.astype(np.uint32) << 16).view(np.float32)
     if target is None:
         target = source if source is not None else convert_dtype(array.dtype)
+    if target in (libpaddle.DataType.COMPLEX64, libpaddle.DataType.COMPLEX128):
+        # assign_value holds real values: a complex constant is built from its two parts.
+        parts = np.asarray(array).astype(to_numpy_dtype(target))
+        part_dtype = convert_dtype(parts.real.dtype)
+        real, imag = (_C_ops.assign_value(list(parts.shape), part_dtype, p.reshape(-1).tolist(),
+                                          place) for p in (parts.real, parts.imag))
+        return _C_ops.complex(real, imag)
     if target != bfloat16:
         array = array.astype(to_numpy_dtype(target), copy=False)
     return _C_ops.assign_value(list(array.shape), target, array.reshape(-1).tolist(), place)

@@ -2,12 +2,13 @@
 declarations): the comparisons take Python scalars like the binary math ops, and equal_all,
 isclose, allclose and masked_fill are compositions of other ops."""
 from .. import _C_ops
+from ..base.framework import is_complex as _is_complex_dtype
 from ._helpers import Tensor, as_scalar, check_tensor
 from .math import _binary
 
 __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "equal_all", "allclose",
-           "isclose", "is_tensor", "masked_fill"]
+           "isclose", "is_tensor", "is_complex", "masked_fill"]
 
 
 def _compare(op, api):
@@ -62,6 +63,11 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 def is_tensor(x):
     from ._helpers import Tensor
     return isinstance(x, Tensor)
+
+
+def is_complex(x):
+    """Whether x is a complex64 or complex128 tensor."""
+    return _is_complex_dtype(check_tensor(x, "is_complex").dtype)
 
 
 def masked_fill(x, mask, value, name=None):

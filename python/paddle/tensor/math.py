@@ -8,12 +8,14 @@ import numpy as np
 
 from .. import _C_ops
 from ..base import generated_api, libpaddle
-from ..base.framework import convert_dtype, default_float_dtype, is_floating, to_numpy_dtype
+from ..base.framework import (convert_dtype, default_float_dtype, is_complex, is_floating,
+                              to_numpy_dtype)
 from ._helpers import Tensor, as_int_list, as_scalar, check_tensor, scalar_dtype
+from .creation import to_tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", "floor_divide",
            "remainder", "mod", "floor_mod", "clip", "scale", "sum", "prod", "neg", "add_n", "log1p",
-           "amax", "amin", "increment"]
+           "amax", "amin", "increment", "sgn"]
 
 
 def _as_tensor(value, like, api, arg):
@@ -23,6 +25,8 @@ def _as_tensor(value, like, api, arg):
     if isinstance(value, (bool, numbers.Number)):
         dtype = scalar_dtype(value, like.dtype if like is not None else None)
         place = like.place if like is not None else libpaddle._default_place()
+        if isinstance(value, complex):  # a Scalar attribute holds real numbers only
+            return to_tensor(np.asarray(value, to_numpy_dtype(dtype)), place=place)
         return _C_ops.full([], value, dtype, place)
     raise TypeError(f"{api}(): argument '{arg}' must be a Tensor or a number, not "
                     f"{type(value).__name__}")
@@ -59,7 +63,7 @@ def multiply(x, y, name=None):
 def divide(x, y, name=None):
     # True division: integer and bool operands divide in the default float dtype, as in Paddle.
     tensors = [v for v in (x, y) if isinstance(v, Tensor)]
-    if tensors and not any(is_floating(t.dtype) for t in tensors):
+    if tensors and not any(is_floating(t.dtype) or is_complex(t.dtype) for t in tensors):
         x, y = (_C_ops.cast(v, default_float_dtype()) if isinstance(v, Tensor) else v
                 for v in (x, y))
     return _binary(_C_ops.divide, x, y, "divide")
@@ -82,7 +86,7 @@ def pow(x, y, name=None):
     if isinstance(y, Tensor):
         return _C_ops.elementwise_pow(x, y)
     y = as_scalar(y, "pow", "y")
-    if isinstance(y, float) and not is_floating(x.dtype):
+    if isinstance(y, float) and not is_floating(x.dtype) and not is_complex(x.dtype):
         x = _C_ops.cast(x, default_float_dtype())
     return _C_ops.pow(x, y)
 
@@ -93,6 +97,11 @@ def maximum(x, y, name=None):
 
 def minimum(x, y, name=None):
     return _binary(_C_ops.minimum, x, y, "minimum")
+
+
+def sgn(x, name=None):
+    """x / |x| for complex x (0 at 0), the sign of real x: the sign kernel serves both."""
+    return _C_ops.sign(check_tensor(x, "sgn"))
 
 
 def log1p(x, name=None):
@@ -119,6 +128,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 def clip(x, min=None, max=None, name=None):
     check_tensor(x, "clip")
     # A missing bound is the dtype's own extreme, which the kernel's dtype can hold.
+    if is_complex(x.dtype):
+        raise TypeError(f"clip: complex input (data type {x.dtype.name}) is not supported; complex "
+                        f"numbers have no order")
     if is_floating(x.dtype):
         info_min, info_max = -3.4028234663852886e38, 3.4028234663852886e38
     else:

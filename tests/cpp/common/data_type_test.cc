@@ -25,6 +25,28 @@ TEST(DataTypeTest, PromotionFollowsPaddle) {
   EXPECT_EQ(PromoteTypes(DataType::INT32, DataType::INT64), DataType::INT64);
 }
 
+TEST(DataTypeTest, ComplexTypes) {
+  EXPECT_EQ(SizeOf(DataType::COMPLEX64), 8u);
+  EXPECT_EQ(SizeOf(DataType::COMPLEX128), 16u);
+  EXPECT_EQ(DataTypeFromName("complex64"), DataType::COMPLEX64);
+  EXPECT_STREQ(DataTypeName(DataType::COMPLEX128), "complex128");
+  EXPECT_EQ(kDataTypeOf<complex64>, DataType::COMPLEX64);
+  EXPECT_TRUE(IsComplex(DataType::COMPLEX128));
+  EXPECT_FALSE(IsComplex(DataType::FLOAT64) || IsFloating(DataType::COMPLEX64));
+  EXPECT_EQ(ToRealType(DataType::COMPLEX64), DataType::FLOAT32);
+  EXPECT_EQ(ToComplexType(DataType::FLOAT64), DataType::COMPLEX128);
+  EXPECT_THROW(ToComplexType(DataType::INT32), Error);
+}
+
+TEST(DataTypeTest, ComplexPromotionFollowsPaddle) {
+  EXPECT_EQ(PromoteTypes(DataType::FLOAT32, DataType::COMPLEX64), DataType::COMPLEX64);
+  EXPECT_EQ(PromoteTypes(DataType::FLOAT64, DataType::COMPLEX64), DataType::COMPLEX128);
+  EXPECT_EQ(PromoteTypes(DataType::COMPLEX128, DataType::FLOAT16), DataType::COMPLEX128);
+  EXPECT_EQ(PromoteTypes(DataType::INT64, DataType::COMPLEX64), DataType::COMPLEX64);
+  EXPECT_EQ(PromoteTypes(DataType::BOOL, DataType::COMPLEX64), DataType::COMPLEX64);
+  EXPECT_EQ(PromoteTypes(DataType::COMPLEX64, DataType::COMPLEX128), DataType::COMPLEX128);
+}
+
 TEST(Float16Test, RoundTripsExactValues) {
   for (float v : {0.0f, 1.0f, -2.5f, 65504.0f, 6.103515625e-05f, 5.960464477539063e-08f}) {
     EXPECT_EQ(static_cast<float>(float16(v)), v) << v;

@@ -25,6 +25,8 @@ ARRAYS = {
     "h_uint8": np.array([0, 255], dtype=np.uint8),
     "i_bool": np.array([[True, False, True]]),
     "j_empty": np.zeros([0, 3], dtype=np.float32),
+    "k_complex64": np.array([[1 + 2j, -0.5j], [3, 0]], dtype=np.complex64),
+    "l_complex128": np.array([1e300 - 1e-300j, -2.5 + 0j], dtype=np.complex128),
 }
 NAMES = sorted(ARRAYS)
 HEADER = b"\0" * 16  # version 0, no LoD levels, version 0
@@ -89,7 +91,8 @@ def test_truncated_file_names_the_file_and_variable(tmp_path):
         data = f.read()
     with open(path, "wb") as f:
         f.write(data[:-5])
-    expected = f"file '{path}', variable 'j_empty' (10 of 10): the record is truncated"
+    count = len(NAMES)
+    expected = f"file '{path}', variable '{NAMES[-1]}' ({count} of {count}): the record is truncated"
     with pytest.raises(ValueError, match=re.escape(expected)):
         core._load_combine(path, NAMES)
 

@@ -4,9 +4,9 @@ import pytest
 
 import paddle
 from harness import (ALL_DTYPES, assert_close, cast_sample, check_gradient, compared_pairs,
-                     flat_outputs, follows_dtype, gradient_samples, has_backward, on_device,
-                     reference, registered_dtypes, registered_ops, run_dtypes, run_forward,
-                     to_numpy, tolerance)
+                     flat_outputs, follows_dtype, gradient_dtype, gradient_samples, has_backward,
+                     on_device, reference, registered_dtypes, registered_ops, run_dtypes,
+                     run_forward, to_numpy, tolerance)
 from op_db import OP_DB
 
 
@@ -82,9 +82,28 @@ def test_entry_without_gradient_check_says_why(info):
 
 @pytest.mark.parametrize("info", _cases(lambda i: i.grad))
 def test_float64_gradient(info):
+    """In float64, or in complex128 for an op that registers no float64 kernel (real, imag)."""
     rng = np.random.default_rng(1)
     for _, sample in gradient_samples(info, info.samples(rng), info.no_grad_reason):
-        check_gradient(info, sample)
+        check_gradient(info, sample, dtype=gradient_dtype(info))
+
+
+def _complex_gradient_cases():
+    """Entries whose op registers complex128 besides float64 (the float64 test covers those with
+    complex only), or that say why the complex check does not apply."""
+    return _cases(lambda i: i.grad and gradient_dtype(i) == "float64"
+                  and "complex128" in run_dtypes(i))
+
+
+@pytest.mark.parametrize("info", _complex_gradient_cases())
+def test_complex128_gradient(info):
+    """Paddle's gradient of a real loss with respect to a complex input, dL/dRe + i dL/dIm,
+    against central differences in each part."""
+    if info.no_complex_grad_reason:
+        pytest.skip(f"{info.name}: {info.no_complex_grad_reason}")
+    rng = np.random.default_rng(1)
+    for _, sample in gradient_samples(info, info.samples(rng), info.no_grad_reason):
+        check_gradient(info, sample, dtype="complex128")
 
 
 @pytest.mark.parametrize("info", _cases(lambda i: i.second_order))

@@ -13,8 +13,8 @@ import pytest
 
 import paddle
 import paddle.nn.functional as F
-from harness import (cast_sample, flat_outputs, grad_indices, gradient_samples, loss_weights,
-                     run_dtypes, run_forward, to_numpy, to_paddle, weighted_sum)
+from harness import (cast_sample, flat_outputs, grad_indices, gradient_dtype, gradient_samples,
+                     loss_weights, run_dtypes, run_forward, to_numpy, to_paddle, weighted_sum)
 from op_db import OP_DB
 from paddle.base.framework import to_numpy_dtype
 from static_testing import new_programs, static_mode
@@ -66,7 +66,7 @@ class _Inputs:
     def convert(self, value, key, name=None):
         name = name or f"arg_{key}"
         if isinstance(value, np.ndarray):
-            if self.dtype is not None and value.dtype.kind == "f":
+            if self.dtype is not None and value.dtype.kind in "fc":
                 value = value.astype(to_numpy_dtype(self.dtype))
             shape = [-1] * value.ndim if key in self.unknown else list(value.shape)
             var = paddle.static.data(name, shape, value.dtype.name)
@@ -144,19 +144,19 @@ def test_static_forward_with_unknown_dims_matches_dygraph(info):
                                f"{info.name} sample {k} (unknown dims)")
 
 
-def _dygraph_gradients(info, sample, indices, weights):
-    tensors = [to_paddle(a, "float64", requires_grad=(j in indices))
+def _dygraph_gradients(info, sample, indices, weights, dtype):
+    tensors = [to_paddle(a, dtype, requires_grad=(j in indices))
                for j, a in enumerate(sample.args)]
-    kwargs = {k: to_paddle(v, "float64") for k, v in sample.kwargs.items()}
+    kwargs = {k: to_paddle(v, dtype) for k, v in sample.kwargs.items()}
     loss = weighted_sum(flat_outputs(info.api(*tensors, **kwargs)), weights)
     grads = paddle.grad([loss], [tensors[i] for i in indices], allow_unused=True)
     return [None if g is None else g.numpy() for g in grads]
 
 
-def _static_gradients(info, sample, indices, weights):
+def _static_gradients(info, sample, indices, weights, dtype):
     with static_mode():
         main, startup = new_programs()
-        inputs = _Inputs("float64", differentiable=indices)
+        inputs = _Inputs(dtype, differentiable=indices)
         with paddle.static.program_guard(main, startup):
             # The weights become assign_value constants of the program (static to_tensor).
             loss = weighted_sum(_build(info, sample, inputs), weights)
@@ -168,23 +168,24 @@ def _static_gradients(info, sample, indices, weights):
 
 @pytest.mark.parametrize("info", _op_params(lambda info: info.grad))
 def test_static_gradient_matches_dygraph(info):
-    """paddle.static.gradients of a random weighting of the outputs, in float64, against
-    paddle.grad of the same weighting in dygraph."""
+    """paddle.static.gradients of a random weighting of the outputs, in float64 (complex128 for
+    an op with complex kernels only), against paddle.grad of the same weighting in dygraph."""
     samples = info.samples(np.random.default_rng(1))
+    dtype = gradient_dtype(info)
     for k, sample in gradient_samples(info, samples, info.no_grad_reason):
-        sample = cast_sample(sample, "float64")
+        sample = cast_sample(sample, dtype)
         indices = grad_indices(sample)
         assert indices or info.no_grad_reason, (
             f"{info.name} sample {k}: no floating argument to differentiate; give it one or give "
             f"the entry a no_grad_reason")
         if not indices:
             continue
-        outputs = flat_outputs(run_forward(info, sample, "float64"))
+        outputs = flat_outputs(run_forward(info, sample, dtype))
         weights = loss_weights(outputs, np.random.default_rng(1234))
         if info.grad_outputs is not None:
             weights = [w if j in info.grad_outputs else None for j, w in enumerate(weights)]
-        expected = _dygraph_gradients(info, sample, indices, weights)
-        got = _static_gradients(info, sample, indices, weights)
+        expected = _dygraph_gradients(info, sample, indices, weights, dtype)
+        got = _static_gradients(info, sample, indices, weights, dtype)
         for i, g, e in zip(indices, got, expected):
             what = f"{info.name} sample {k}: d/d(arg {i})"
             if e is None:
