@@ -62,7 +62,11 @@ void FlashAttnKernel(const Context& ctx, const DenseTensor& q, const DenseTensor
     seed[0] = fixed_seed_offset->data<int64_t>()[0];
     seed[1] = fixed_seed_offset->data<int64_t>()[1];
   } else {
-    seed[0] = drop.dropout > 0.0f ? static_cast<int64_t>(DefaultGenerator().NextSeed()) : 0;
+    // One draw of the default stream seeds the op's dropout hash.
+    seed[0] =
+        drop.dropout > 0.0f
+            ? static_cast<int64_t>(DefaultGenerator().Use([](random::Engine* e) { return (*e)(); }))
+            : 0;
     seed[1] = 0;
   }
   drop.seed = static_cast<uint64_t>(seed[0]);

@@ -9,7 +9,6 @@
 #include "paddle/kernels/funcs/blas.h"
 #include "paddle/kernels/funcs/fast_math.h"
 #include "paddle/kernels/funcs/parallel_for.h"
-#include "paddle/kernels/funcs/random_fill.h"
 
 namespace paddle::funcs {
 
@@ -19,6 +18,13 @@ namespace {
 // stay in the L2 cache between the two GEMMs.
 constexpr int64_t kQueryBlock = 64;
 constexpr int64_t kKeyBlock = 256;
+
+inline uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 
 // The dropout draw of weight (row, column): a 32-bit hash per weight over a key per row, so a
 // row's draws vectorize and the backward regenerates them.
