@@ -5,8 +5,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "paddle/kernels/funcs/fast_math.h"
 #include "paddle/common/complex.h"
+#include "paddle/kernels/funcs/fast_math.h"
 #include "paddle/kernels/funcs/math_type.h"
 
 namespace paddle::funcs {
