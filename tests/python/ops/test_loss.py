@@ -76,6 +76,16 @@ def test_ignore_index_and_weight():
     assert _ce(LOGITS, np.full(N, -100, "int64")) == 0.0
 
 
+def test_mean_divides_by_the_kept_labels_whatever_the_sign_of_ignore_index():
+    """The decision of docs/design.md (Losses): PaddlePaddle 3.3.1 gives 1.4644 for the first
+    case (it divides by all 4 labels when ignore_index is negative) and 1.8439 for the second."""
+    logits = np.array([[1, 2, 3], [1, 0, 0], [0.5, 0.2, 0.1], [3, 1, 0]], "float32")
+    got = _ce(logits, np.array([0, -100, 2, 1], "int64"))
+    np.testing.assert_allclose(got, 1.9525169, rtol=1e-6)
+    got = _ce(logits, np.array([0, 1, 2, 1], "int64"), ignore_index=1)
+    np.testing.assert_allclose(got, 1.8438524, rtol=1e-6)
+
+
 def test_soft_labels():
     soft = RNG.rand(N, C)
     soft /= soft.sum(-1, keepdims=True)
