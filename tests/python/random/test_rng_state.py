@@ -31,8 +31,10 @@ def test_a_tuple_of_states_is_accepted():
 
 @pytest.mark.parametrize("bad, error", [
     ([], ValueError), ("state", TypeError), (None, TypeError), ([1], TypeError),
-    (paddle.get_rng_state() * 2, ValueError)])
+    ("two states", ValueError)])
 def test_wrong_state_lists_are_typed_errors(bad, error):
+    if bad == "two states":  # built here, not while the module is collected
+        bad = paddle.get_rng_state() * 2
     with pytest.raises(error, match="set_rng_state") as info:
         paddle.set_rng_state(bad)
     assert repr(bad)[:20] in str(info.value) or str(len(bad)) in str(info.value)
