@@ -10,6 +10,7 @@
 #include "paddle/common/ddim.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/elementwise_functors.h"
 
 namespace paddle {
 
@@ -24,7 +25,8 @@ std::vector<int64_t> DiagonalOffsets(const DDim& dims, int32_t offset, int32_t a
   int64_t rows = dims[a1], cols = dims[a2];
   int64_t length = offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols);
   length = std::max<int64_t>(length, 0);
-  int64_t start = (offset >= 0 ? offset * strides[a2] : -offset * strides[a1]);
+  int64_t start =
+      (offset >= 0 ? offset * strides[a2] : -static_cast<int64_t>(offset) * strides[a1]);
   int64_t step = strides[a1] + strides[a2];
   std::vector<int64_t> other_dims, other_strides;
   for (int i = 0; i < rank; ++i) {
@@ -77,9 +79,10 @@ void TraceKernel(const Context& ctx, const DenseTensor& x, int32_t offset, int32
   std::vector<int64_t> offsets = DiagonalOffsets(x.dims(), offset, axis1, axis2);
   int64_t count = out->numel();
   int64_t length = count == 0 ? 0 : static_cast<int64_t>(offsets.size()) / count;
+  funcs::AddFunctor<T> add;  // integers wrap on overflow, as Paddle's do
   for (int64_t b = 0; b < count; ++b) {
     T sum = T(0);
-    for (int64_t k = 0; k < length; ++k) sum += in[offsets[b * length + k]];
+    for (int64_t k = 0; k < length; ++k) sum = add(sum, in[offsets[b * length + k]]);
     o[b] = sum;
   }
 }

@@ -32,12 +32,16 @@ void CrossKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y,
   for (int i = a + 1; i < dims.size(); ++i) inner *= dims[i];
   const T* xs = x.data<T>();
   const T* ys = y.data<T>();
+  funcs::MultiplyFunctor<T> multiply;
+  funcs::SubtractFunctor<T> subtract;
   for (int64_t b = 0; b < outer; ++b) {
     for (int64_t k = 0; k < inner; ++k) {
       auto at = [&](const T* t, int i) { return t[(b * 3 + i) * inner + k]; };
       for (int i = 0; i < 3; ++i) {
         int j = (i + 1) % 3, l = (i + 2) % 3;
-        o[(b * 3 + i) * inner + k] = at(xs, j) * at(ys, l) - at(xs, l) * at(ys, j);
+        // Integers wrap on overflow, as Paddle's do (signed overflow is undefined in C++).
+        o[(b * 3 + i) * inner + k] =
+            subtract(multiply(at(xs, j), at(ys, l)), multiply(at(xs, l), at(ys, j)));
       }
     }
   }
@@ -82,7 +86,9 @@ void KronKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y, 
   const T* xs = x.data<T>();
   const T* ys = y.data<T>();
   for (size_t i = 0; i < x_offsets.size(); ++i) {
-    for (size_t j = 0; j < y_offsets.size(); ++j) o[x_offsets[i] + y_offsets[j]] = xs[i] * ys[j];
+    for (size_t j = 0; j < y_offsets.size(); ++j) {
+      o[x_offsets[i] + y_offsets[j]] = funcs::MultiplyFunctor<T>()(xs[i], ys[j]);  // ints wrap
+    }
   }
 }
 

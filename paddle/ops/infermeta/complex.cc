@@ -44,6 +44,17 @@ void ComplexToRealInferMeta(const TensorMeta& x, TensorMeta* out) {
   out->dtype = ToRealType(x.dtype);
 }
 
+void AngleGradInferMeta(const TensorMeta& x, const TensorMeta& out_grad, TensorMeta* x_grad) {
+  PD_CHECK(ShapesAgree(out_grad.dims, x.dims),
+           errors::InvalidArgument("angle_grad: 'out_grad' must have the shape of 'x' ",
+                                   x.dims.ToString(), ", received ", out_grad.dims.ToString()));
+  PD_CHECK(out_grad.dtype == ToRealType(x.dtype),
+           errors::InvalidType("angle_grad: 'out_grad' must be ", DataTypeName(ToRealType(x.dtype)),
+                               " for 'x' of ", DataTypeName(x.dtype), ", received ",
+                               DataTypeName(out_grad.dtype)));
+  *x_grad = x;
+}
+
 void AsRealInferMeta(const TensorMeta& x, TensorMeta* out) {
   CheckComplex(x, "as_real");
   std::vector<int64_t> dims = x.dims.ToVector();

@@ -11,6 +11,8 @@ void ComplexInferMeta(const TensorMeta& real, const TensorMeta& imag, TensorMeta
 void ComplexPartInferMeta(const TensorMeta& x, TensorMeta* out);
 // abs/angle: out has x's shape, and the dtype of x's parts where x is complex.
 void ComplexToRealInferMeta(const TensorMeta& x, TensorMeta* out);
+// angle_grad: out_grad has x's shape and the dtype of x's parts; x_grad is x's meta.
+void AngleGradInferMeta(const TensorMeta& x, const TensorMeta& out_grad, TensorMeta* x_grad);
 // as_real: x complex of shape [...]; out real of shape [..., 2].
 void AsRealInferMeta(const TensorMeta& x, TensorMeta* out);
 // as_complex: x float32/float64 of shape [..., 2]; out complex of shape [...].

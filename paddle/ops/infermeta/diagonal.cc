@@ -84,7 +84,7 @@ void DiagEmbedInferMeta(const TensorMeta& x, int32_t offset, int32_t dim1, int32
                                               "a 0-d tensor"));
   auto [d1, d2] = MatrixAxes("diag_embed", rank + 1, dim1, dim2, "dim1", "dim2");
   int64_t n = x.dims[rank - 1];
-  int64_t size = IsUnknown(n) ? kUnknownDim : n + std::abs(offset);
+  int64_t size = IsUnknown(n) ? kUnknownDim : n + std::abs(static_cast<int64_t>(offset));
   std::vector<int64_t> dims(rank + 1);
   int next = 0;
   for (int i = 0; i < rank + 1; ++i) {
