@@ -10,10 +10,13 @@ APT_PACKAGES=(
   libprotobuf-dev protobuf-compiler
   libgoogle-glog-dev libgflags-dev libgtest-dev libgmock-dev
   pybind11-dev libgloo-dev python3-dev clang-format
+  libkissfft-dev          # paddle.fft and paddle.signal
+  dataset-fashion-mnist   # the main job's data, found by paddle.vision.datasets.FashionMNIST
 )
 # onnx and onnxruntime are for the tests of paddle.onnx.export only (wheels of about 9 MB and
 # 28 MB; paddle itself does not depend on them).
-PIP_PACKAGES=(numpy pytest pyyaml "scikit-build-core>=0.10" flake8 onnx onnxruntime)
+# Pillow is paddle.vision's image backend (transforms on PIL images, image_load, the datasets).
+PIP_PACKAGES=(numpy Pillow pytest pyyaml "scikit-build-core>=0.10" flake8 onnx onnxruntime)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
