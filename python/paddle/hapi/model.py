@@ -522,7 +522,9 @@ class Model:
         if not os.path.exists(path + ".pdparams"):
             raise ValueError(f"Model.load(): failed to load parameters, {path}.pdparams does "
                              f"not exist")
-        param_state = paddle.load(path + ".pdparams")
+        # Static mode reads NumPy: tensors made there would be program variables.
+        as_numpy = not in_dynamic_mode()
+        param_state = paddle.load(path + ".pdparams", return_numpy=as_numpy)
         matched = []
         for key, param in self.network.state_dict().items():
             state = param_state.get(key)
@@ -540,7 +542,7 @@ class Model:
             reset_optimizer = True
         optim_state = None
         if not reset_optimizer and os.path.exists(path + ".pdopt"):
-            optim_state = paddle.load(path + ".pdopt")
+            optim_state = paddle.load(path + ".pdopt", return_numpy=as_numpy)
         self._adapter.load(matched, optim_state)
 
     def parameters(self, *args, **kwargs):
