@@ -101,7 +101,7 @@ class DynamicGraphAdapter:
         model = self.model
         model.network.train()
         model.mode = "train"
-        labels = [paddle.to_tensor(x) for x in _to_list(labels or [])]
+        labels = [paddle.to_tensor(x) for x in _to_list(labels if labels is not None else [])]
         outputs = self._forward(inputs)
         losses = _to_list(model._loss(*(_to_list(outputs) + labels)))
         final_loss = paddle.add_n(losses) if len(losses) > 1 else losses[0]
@@ -117,7 +117,7 @@ class DynamicGraphAdapter:
         model = self.model
         model.network.eval()
         model.mode = "eval"
-        labels = [paddle.to_tensor(x) for x in _to_list(labels or [])]
+        labels = [paddle.to_tensor(x) for x in _to_list(labels if labels is not None else [])]
         outputs = self._forward(inputs)
         losses = _to_list(model._loss(*(_to_list(outputs) + labels))) if model._loss else []
         metrics = self._update_metrics(outputs, labels)
@@ -372,10 +372,10 @@ class Model:
             if not isinstance(inputs, (list, tuple, dict, InputSpec)):
                 raise TypeError("Model(): 'inputs' must be an InputSpec or a list, tuple or "
                                 "dict of them in static graph mode, and couldn't be None")
-        elif inputs:
-            self._input_info = _input_info(inputs)
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
+        if in_dynamic_mode() and inputs:
+            self._input_info = _input_info(inputs)
         self._adapter = (DynamicGraphAdapter(self) if in_dynamic_mode()
                          else StaticGraphAdapter(self))
 

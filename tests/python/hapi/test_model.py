@@ -1,0 +1,274 @@
+"""paddle.Model in dygraph and static graph mode: fit / evaluate / predict on a tiny task,
+the batch methods, training checkpoints and inference models, and its argument checks."""
+import os
+
+import numpy as np
+import pytest
+
+import paddle
+from paddle.utils import unique_name
+from static_testing import static_mode
+from tiny_task import batches, input_specs, network, prepared_model, samples
+
+
+def test_fit_learns_the_task_in_dygraph():
+    paddle.seed(1)
+    model = prepared_model(learning_rate=0.05, optimizer="Adam")
+    before = model.evaluate(batches(1), verbose=0)
+    model.fit(batches(), epochs=15, verbose=0)
+    after = model.evaluate(batches(1), verbose=0)
+    assert set(after) == {"loss", "acc"}
+    assert after["loss"][0] < before["loss"][0]
+    assert after["acc"] >= 0.9
+
+
+def test_batch_methods_return_numpy():
+    model = prepared_model()
+    x, y = samples(num=8)
+    losses, metrics = model.train_batch([x], [y])
+    assert len(losses) == 1 and losses[0].shape == () and isinstance(metrics[0], float)
+    losses, metrics = model.eval_batch(x, y)
+    assert losses[0].dtype == np.float32
+    (out,) = model.predict_batch(x)
+    assert out.shape == (8, 2)
+    model.prepare(None, paddle.nn.CrossEntropyLoss())
+    assert len(model.eval_batch(x, y)) == 1
+    model.prepare(None, None, paddle.metric.Accuracy())
+    assert isinstance(model.eval_batch(x, y)[0], float)
+
+
+def test_evaluate_matches_eval_batches():
+    model = prepared_model()
+    losses = []
+    for x, y in batches(2):
+        (loss,), _ = model.eval_batch(x, y)
+        losses.append(loss)
+    model.prepare(model._optimizer, model._loss, paddle.metric.Accuracy())
+    result = model.evaluate(batches(2), verbose=0)
+    # The logged loss is the last batch's; accuracy is over all batches.
+    assert result["loss"][0] == pytest.approx(float(losses[-1]))
+    x, y = samples(2)
+    predicted = np.concatenate(model.predict(batches(2), stack_outputs=True, verbose=0))
+    assert result["acc"] == pytest.approx(np.mean(predicted.argmax(1) == y[:, 0]))
+
+
+def test_predict_output_layouts():
+    model = prepared_model()
+    per_batch = model.predict(batches(), verbose=0)
+    assert len(per_batch) == 1 and len(per_batch[0]) == 4
+    assert per_batch[0][0].shape == (16, 2)
+    stacked = model.predict(batches(), stack_outputs=True, verbose=0)
+    np.testing.assert_array_equal(stacked[0], np.vstack(per_batch[0]))
+
+
+def test_gradient_accumulation_sums_batch_gradients():
+    paddle.seed(3)
+    model = prepared_model(learning_rate=0.1)
+    start = {k: v.numpy() for k, v in model.network.state_dict().items()}
+    data = batches(num=32)
+    model.fit(data, epochs=1, verbose=0, shuffle=False, accumulate_grad_batches=2)
+
+    reference = network()
+    reference.set_state_dict({k: paddle.to_tensor(v) for k, v in start.items()})
+    loss_fn = paddle.nn.CrossEntropyLoss()
+    for x, y in data:
+        loss_fn(reference(paddle.to_tensor(x)), paddle.to_tensor(y)).backward()
+    with paddle.no_grad():
+        for param in reference.parameters():
+            param.set_value(param.numpy() - 0.1 * param.grad.numpy())
+    for key, value in reference.state_dict().items():
+        np.testing.assert_allclose(model.network.state_dict()[key].numpy(), value.numpy(),
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_num_iters_stops_training():
+    model = prepared_model()
+    counted = []
+
+    class Count(paddle.callbacks.Callback):
+        def on_train_batch_end(self, step, logs=None):
+            counted.append(step)
+
+    model.fit(batches(), epochs=5, num_iters=6, verbose=0, callbacks=Count())
+    assert counted == [0, 1, 2, 3, 0, 1]
+    result = model.evaluate(batches(), num_iters=2, verbose=0)
+    assert set(result) == {"loss", "acc"}
+
+
+def test_save_and_load_training_checkpoint(tmp_path):
+    # Optimizer states are keyed by parameter and accumulator names, which come from the
+    # name counters: each model is built and first stepped under fresh counters.
+    path = str(tmp_path / "ckpt" / "model")
+    with unique_name.guard():
+        model = prepared_model(0.01, optimizer="Adam")
+        model.fit(batches(), epochs=1, verbose=0)
+        model.save(path)
+    assert os.path.exists(path + ".pdparams") and os.path.exists(path + ".pdopt")
+
+    x, y = samples(5, 16)
+    with unique_name.guard():
+        restored = prepared_model(0.01, optimizer="Adam")
+        restored.load(path + ".pdparams")
+        for key, value in model.network.state_dict().items():
+            np.testing.assert_array_equal(restored.network.state_dict()[key].numpy(),
+                                          value.numpy())
+        # The optimizer state came back: one more identical step gives identical weights.
+        restored.train_batch(x, y)
+    model.train_batch(x, y)
+    for key, value in model.network.state_dict().items():
+        np.testing.assert_allclose(restored.network.state_dict()[key].numpy(), value.numpy(),
+                                   rtol=1e-6)
+
+
+def test_load_mismatch(tmp_path):
+    model = prepared_model()
+    path = str(tmp_path / "model")
+    model.save(path)
+    wider = paddle.Model(paddle.nn.Sequential(paddle.nn.Linear(2, 4), paddle.nn.Tanh(),
+                                              paddle.nn.Linear(4, 2)))
+    with pytest.raises(ValueError, match=r"0.weight receives a shape \[2, 8\], but the "
+                                         r"expected shape is \[2, 4\]"):
+        wider.load(path)
+    with pytest.warns(UserWarning) as caught:
+        wider.load(path, skip_mismatch=True)
+    skipped = sorted(str(w.message).split(".")[0] + "." + str(w.message).split(".")[1]
+                     for w in caught)
+    assert skipped == ["Skip loading for 0.bias", "Skip loading for 0.weight",
+                       "Skip loading for 2.weight"]
+    with pytest.raises(ValueError, match="does not exist"):
+        model.load(str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="postfix"):
+        model.load(path + ".txt")
+
+
+def test_save_inference_model_in_dygraph(tmp_path):
+    model = prepared_model()
+    path = str(tmp_path / "infer" / "model")
+    model.save(path, training=False)
+    assert os.path.exists(path + ".pdmodel") and os.path.exists(path + ".pdiparams")
+    x, _ = samples(4, 6)
+    loaded = paddle.jit.load(path)
+    np.testing.assert_allclose(loaded(paddle.to_tensor(x)).numpy(),
+                               model.predict_batch(x)[0], rtol=1e-5, atol=1e-6)
+
+
+def test_inference_model_needs_input_shapes(tmp_path):
+    model = paddle.Model(network())
+    with pytest.raises(RuntimeError, match="Saving inference model needs 'inputs'"):
+        model.save(str(tmp_path / "m"), training=False)
+    model.predict_batch(samples(num=3)[0])  # shapes are inferred from a run
+    with pytest.warns(UserWarning, match="input shape to be saved"):
+        model.save(str(tmp_path / "m"), training=False)
+    assert os.path.exists(tmp_path / "m.pdmodel")
+
+
+def test_summary_of_the_model(capsys):
+    model = prepared_model()
+    info = model.summary()
+    assert int(info["total_params"]) == 2 * 8 + 8 + 8 * 2 + 2
+    assert "Linear-" in capsys.readouterr().out
+
+
+def _train_static(checkpoint, data, eval_data, tmp_path):
+    """Trains the tiny network in static mode from `checkpoint`; returns the fit's per-epoch
+    evaluation, the predictions and the path of the saved inference model."""
+    with static_mode():
+        paddle.seed(0)
+        model = paddle.Model(network(), *input_specs())
+        model.prepare(paddle.optimizer.SGD(0.5, parameters=model.parameters()),
+                      paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy())
+        model.load(checkpoint)
+        model.fit(data, epochs=2, verbose=0, shuffle=False)
+        result = model.evaluate(eval_data, verbose=0)
+        predicted = model.predict(eval_data, stack_outputs=True, verbose=0)[0]
+        model.save(str(tmp_path / "static_ckpt"))
+        model.save(str(tmp_path / "static_infer"), training=False)
+    return result, predicted
+
+
+def test_static_mode_trains_like_dygraph(tmp_path):
+    data, eval_data = batches(), batches(1)
+    model = prepared_model()
+    model.save(str(tmp_path / "start"))
+    model.fit(data, epochs=2, verbose=0, shuffle=False)
+    dygraph_result = model.evaluate(eval_data, verbose=0)
+    dygraph_predicted = model.predict(eval_data, stack_outputs=True, verbose=0)[0]
+
+    static_result, static_predicted = _train_static(str(tmp_path / "start"), data, eval_data,
+                                                    tmp_path)
+    assert static_result["acc"] == pytest.approx(dygraph_result["acc"])
+    assert static_result["loss"][0] == pytest.approx(dygraph_result["loss"][0], rel=1e-5)
+    np.testing.assert_allclose(static_predicted, dygraph_predicted, rtol=1e-5, atol=1e-6)
+
+    # A static checkpoint loads in dygraph, and the static inference model predicts the same.
+    reloaded = prepared_model()
+    reloaded.load(str(tmp_path / "static_ckpt"))
+    np.testing.assert_allclose(reloaded.predict_batch(eval_data[0][0])[0],
+                               static_predicted[:16], rtol=1e-5, atol=1e-6)
+    with static_mode():
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        program, feed_names, fetch_targets = paddle.static.load_inference_model(
+            str(tmp_path / "static_infer"), exe)
+        (out,) = exe.run(program, feed={feed_names[0]: eval_data[0][0]},
+                         fetch_list=fetch_targets)
+    np.testing.assert_allclose(out, static_predicted[:16], rtol=1e-5, atol=1e-6)
+
+
+def test_static_mode_callbacks_and_plateau(tmp_path):
+    with static_mode():
+        model = paddle.Model(network(), *input_specs())
+        model.prepare(paddle.optimizer.SGD(1e-12, parameters=model.parameters()),
+                      paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy())
+        reducer = paddle.callbacks.ReduceLROnPlateau(patience=1, factor=0.5, verbose=0)
+        model.fit(batches(), batches(1), epochs=3, verbose=0, save_dir=str(tmp_path),
+                  callbacks=reducer)
+        assert model._optimizer.get_lr() == pytest.approx(0.25e-12)
+        program = model._adapter._progs["train"]
+        lr_name = model._optimizer._static_lr_names[id(program.desc)]
+        lr_value = paddle.static.global_scope().find_var(lr_name).get_tensor().numpy()
+        # The reduced rate reached the program at the next training run.
+        assert float(lr_value[0]) == pytest.approx(0.5e-12)
+        with pytest.raises(NotImplementedError, match="update=False"):
+            model.train_batch(*samples(num=4), update=False)
+    assert sorted(os.listdir(tmp_path))[:2] == ["0.pdopt", "0.pdparams"]
+
+
+def test_static_mode_needs_inputs():
+    with static_mode():
+        with pytest.raises(TypeError, match="'inputs'"):
+            paddle.Model(network())
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda m: m.fit(batches(), verbose=0), RuntimeError, "prepare"),
+    (lambda m: m.evaluate(batches(), verbose=0), RuntimeError, "prepare"),
+    (lambda m: m.eval_batch(*samples(num=2)), RuntimeError, "prepare"),
+    (lambda m: m.train_batch(*samples(num=2)), RuntimeError, "prepare"),
+    (lambda m: m.fit(None), ValueError, "train_data"),
+    (lambda m: m.prepare(metrics=[paddle.nn.CrossEntropyLoss()]), TypeError, "'metrics'"),
+    (lambda m: m.prepare(optimizer="sgd"), TypeError, "'optimizer'"),
+    (lambda m: m.prepare(loss=3), TypeError, "'loss'"),
+    (lambda m: m.prepare(amp_configs="O1"), NotImplementedError, "amp_configs"),
+    (lambda m: m.summary(input_size=None) if m._inputs is None else m.fit(None),
+     ValueError, "train_data"),
+])
+def test_bad_calls(call, error, words):
+    model = paddle.Model(network(), *input_specs())
+    with pytest.raises(error, match=words):
+        call(model)
+
+
+def test_bad_constructor_arguments():
+    with pytest.raises(TypeError, match="'network'"):
+        paddle.Model("net")
+    with pytest.raises(TypeError, match="'inputs'"):
+        paddle.Model(network(), inputs=[[None, 2]])
+    with pytest.raises(ValueError, match="name"):
+        paddle.Model(network(), inputs=paddle.static.InputSpec([None, 2]))
+    model = prepared_model()
+    with pytest.raises(ValueError, match="batch_size"):
+        model.fit(batches(), batch_size=[1, 2, 3], verbose=0)
+    with pytest.raises(ValueError, match="accumulate_grad_batches"):
+        model.fit(batches(), accumulate_grad_batches=0, verbose=0)
+    with pytest.raises(ValueError, match="num_iters"):
+        model.fit(batches(), num_iters=0, verbose=0)
