@@ -8,12 +8,17 @@ import json
 import os
 import sys
 
+# paddle.flops counts the ops of a legacy (ProgramDesc) program; PaddlePaddle 3.x builds PIR
+# programs unless this flag is off.
+os.environ.setdefault("FLAGS_enable_pir_api", "0")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "..", "tests", "python", "hapi")
 sys.path.insert(0, CASES_DIR)
 
 import paddle  # noqa: E402
-from hapi_cases import JUMP_EPOCHS, lr_cases, run_lr, run_lr_epochs, run_nets  # noqa: E402
+from hapi_cases import (JUMP_EPOCHS, lr_cases, run_lr, run_lr_epochs, run_nets,  # noqa: E402
+                        run_static_flops)
 
 
 def _allow_int_of_one_element_tensors():
@@ -30,6 +35,7 @@ def main():
         if not name.startswith("OneCycleLR"):
             recorded["lr_epochs"][name] = run_lr_epochs(build(), JUMP_EPOCHS)
     recorded["nets"] = run_nets(paddle)
+    recorded["static_flops"] = run_static_flops(paddle)
     path = os.path.join(CASES_DIR, "paddle_hapi_reference.json")
     with open(path, "w") as f:
         json.dump(recorded, f, indent=1, sort_keys=True)

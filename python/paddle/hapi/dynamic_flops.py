@@ -95,7 +95,8 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
     """The FLOPs of net(paddle.randn(input_size)) counted over its leaf layers; custom_ops maps
     a layer class to a function(layer, inputs, output) returning its count (the built-in rules
     cover conv, linear, batch norm, pooling and activations; other layers count as zero).
-    print_detail prints the per-layer table."""
+    print_detail prints the per-layer table. For a static Program (input_size is then
+    unused) the ops of the program are counted."""
     from ..static import Program
     if isinstance(net, nn.Layer):
         if not isinstance(input_size, (list, tuple)):
@@ -103,8 +104,8 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
                             f"{type(input_size).__name__}")
         return dynamic_flops(net, paddle.randn(list(input_size)), custom_ops, print_detail)
     if isinstance(net, Program):
-        raise NotImplementedError("flops(): counting a static Program is not supported; pass "
-                                  "the paddle.nn.Layer that builds it")
+        from .static_flops import static_flops
+        return static_flops(net, print_detail=print_detail)
     raise TypeError(f"flops(): 'net' must be a paddle.nn.Layer, but received "
                     f"{type(net).__name__}")
 

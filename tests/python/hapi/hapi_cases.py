@@ -145,3 +145,26 @@ def run_nets(paddle):
             entry["total_flops"] = int(total)
         results[name] = entry
     return results
+
+
+def static_flops_program(paddle):
+    """A static program with the op types paddle.flops counts (conv2d with bias, batch_norm,
+    pool2d, elementwise ops) and one it does not (matmul_v2 of Linear); call in static mode."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+        conv = paddle.nn.Conv2D(3, 4, 3, padding=1)
+        y = paddle.nn.functional.relu(paddle.nn.BatchNorm2D(4)(conv(x)))
+        y = paddle.flatten(paddle.nn.functional.max_pool2d(y, 2), 1)
+        paddle.nn.Linear(64, 5)(y)
+    return main
+
+
+def run_static_flops(paddle):
+    paddle.enable_static()
+    try:
+        program = static_flops_program(paddle)
+        text, total = capture(lambda: paddle.flops(program, None, print_detail=True))
+    finally:
+        paddle.disable_static()
+    return {"flops": text, "total_flops": int(total)}

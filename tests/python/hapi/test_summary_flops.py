@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import paddle
-from hapi_cases import NETS, capture, run_nets
+from hapi_cases import NETS, capture, run_nets, run_static_flops
 
 REFERENCE = json.load(open(os.path.join(os.path.dirname(__file__),
                                         "paddle_hapi_reference.json")))
@@ -31,6 +31,10 @@ def test_flops_text_and_total(results, name):
     expected = REFERENCE["nets"][name]
     assert results[name]["flops"] == expected["flops"]
     assert results[name]["total_flops"] == expected["total_flops"]
+
+
+def test_flops_of_a_static_program():
+    assert run_static_flops(paddle) == REFERENCE["static_flops"]
 
 
 def _mlp():
