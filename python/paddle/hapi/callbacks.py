@@ -14,7 +14,7 @@ from ..optimizer import lr as lr_module
 from .progressbar import ProgressBar
 
 __all__ = ["Callback", "ProgBarLogger", "ModelCheckpoint", "VisualDL", "LRScheduler",
-           "EarlyStopping", "ReduceLROnPlateau"]
+           "EarlyStopping", "ReduceLROnPlateau", "WandbCallback"]
 
 _MODES = ("train", "eval", "predict")
 
@@ -500,6 +500,14 @@ class ReduceLROnPlateau(Callback):
         self.epoch += 1
 
 
+def _import_logger_package(name, callback):
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise ImportError(f"The {callback} callback needs the {name} package, which is not "
+                          f"installed; install it with `pip install {name}`") from error
+
+
 class VisualDL(Callback):
     """Writes the training loss and metrics per step, and the evaluation results per epoch,
     as VisualDL scalars under log_dir (tags 'train/<name>' and 'eval/<name>'). Needs the
@@ -507,11 +515,7 @@ class VisualDL(Callback):
 
     def __init__(self, log_dir):
         super().__init__()
-        try:
-            self._visualdl = importlib.import_module("visualdl")
-        except ImportError as error:
-            raise ImportError("The VisualDL callback needs the visualdl package, which is not "
-                              "installed; install it with `pip install visualdl`") from error
+        self._visualdl = _import_logger_package("visualdl", "VisualDL")
         self.log_dir = log_dir
         self.epochs = None
         self.steps = None
@@ -560,3 +564,84 @@ class VisualDL(Callback):
         if not hasattr(self, "_is_fit") and hasattr(self, "writer"):
             self.writer.close()
             del self.writer
+
+
+class WandbCallback(Callback):
+    """Logs the training loss and metrics per step ('train/<name>' against 'train/step') and
+    the evaluation results per epoch ('eval/<name>' against 'epoch') to a Weights & Biases
+    run, started with wandb.init(project, entity, name, dir, mode, job_type, **kwargs) unless
+    one is already in progress. Needs the wandb package."""
+
+    def __init__(self, project=None, entity=None, name=None, dir=None, mode=None,
+                 job_type=None, **kwargs):
+        super().__init__()
+        self.wandb = _import_logger_package("wandb", "WandbCallback")
+        self.wandb_args = {"project": project, "name": name, "entity": entity, "dir": dir,
+                           "mode": mode, "job_type": job_type, **kwargs}
+        self._run = None
+        self.run  # starts (or joins) the run now, as PaddlePaddle does
+
+    @property
+    def run(self):
+        if _local_rank() == 0 and self._run is None:
+            if self.wandb.run is not None:
+                warnings.warn("There is a wandb run already in progress and newly created "
+                              "instances of `WandbCallback` will reuse this run. If this is "
+                              "not desired, call `wandb.finish()` before instantiating "
+                              "`WandbCallback`.")
+                self._run = self.wandb.run
+            else:
+                self._run = self.wandb.init(**self.wandb_args)
+        return self._run
+
+    def on_train_begin(self, logs=None):
+        self.epochs = self.params["epochs"]
+        self.train_metrics = self.params["metrics"]
+        self._is_fit = True
+        self.train_step = 0
+        if _local_rank() == 0:
+            self.run.define_metric("train/step")
+            self.run.define_metric("train/*", step_metric="train/step")
+            self.run.define_metric("epoch")
+            self.run.define_metric("eval/*", step_metric="epoch")
+
+    def on_epoch_begin(self, epoch=None, logs=None):
+        self.steps = self.params["steps"]
+        self.epoch = epoch
+
+    def _updates(self, logs, mode):
+        if _local_rank() != 0:
+            return
+        if mode == "train":
+            values = {"train/step": self.train_step}
+        else:
+            values = {"epoch": self.epoch}
+        for key in getattr(self, f"{mode}_metrics"):
+            if key in (logs or {}):
+                value = _monitored_value(logs, key)
+                if value is not None:
+                    values[f"{mode}/{key}"] = value
+        self.run.log(values)
+
+    def on_train_batch_end(self, step, logs=None):
+        self.train_step += 1
+        self._updates(logs, "train")
+
+    def on_eval_begin(self, logs=None):
+        logs = logs or {}
+        self.eval_steps = logs.get("steps")
+        self.eval_metrics = logs.get("metrics", [])
+        self.eval_step = 0
+        self.evaled_samples = 0
+        if not hasattr(self, "epoch"):
+            self.epoch = 0
+
+    def on_train_end(self, logs=None):
+        if _local_rank() == 0:
+            self.run.finish()
+
+    def on_eval_end(self, logs=None):
+        self._updates(logs, "eval")
+        if not hasattr(self, "_is_fit") and _local_rank() == 0:
+            self.run.finish()
+            self._run = None

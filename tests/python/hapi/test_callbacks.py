@@ -14,6 +14,8 @@ import paddle
 from paddle.hapi.progressbar import ProgressBar
 from tiny_task import batches, prepared_model
 
+NUMBER = r"\d\.\d{4}(e[+-]\d\d)?"  # how ProgressBar prints a float
+
 
 class Recorder(paddle.callbacks.Callback):
     """Records the events it receives."""
@@ -57,7 +59,7 @@ def test_progbar_logger_plain_lines(capsys):
     assert lines[0] == ("The loss value printed in the log is the current step, and the metric "
                         "is the average value of previous steps.")
     assert lines[1] == "Epoch 1/2"
-    step = r" - loss: \d\.\d{4} - acc: \d\.\d{4} - \d+(us|ms|s)/step"
+    step = rf" - loss: {NUMBER} - acc: {NUMBER} - \d+(us|ms|s)/step"
     assert re.fullmatch(r"step 2/4" + step, lines[2])
     assert re.fullmatch(r"step 4/4" + step, lines[3])
     assert lines[4] == "Eval begin..."
@@ -72,10 +74,19 @@ def test_progbar_logger_bar_without_a_terminal(capsys):
     out = capsys.readouterr().out
     assert "\r" not in out
     bars = [line for line in out.splitlines() if line.startswith("step")]
-    assert re.fullmatch(r"step 1/4 \[=+>\.+\] - loss: \d\.\d{4} - acc: \d\.\d{4} - ETA: \d+s"
+    assert re.fullmatch(rf"step 1/4 \[=+>\.+\] - loss: {NUMBER} - acc: {NUMBER} - ETA: \d+s"
                         r" - \d+(us|ms|s)/step", bars[0])
-    assert re.fullmatch(r"step 4/4 \[=+\] - loss: \d\.\d{4} - acc: \d\.\d{4}"
+    assert re.fullmatch(rf"step 4/4 \[=+\] - loss: {NUMBER} - acc: {NUMBER}"
                         r" - \d+(us|ms|s)/step", bars[-1])
+
+
+def test_progbar_logger_verbose_3_adds_costs(capsys):
+    model = prepared_model()
+    model.fit(batches(), epochs=1, log_freq=2, verbose=3)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("step")]
+    assert re.fullmatch(rf"step 2/4 - loss: {NUMBER} - acc: {NUMBER} - avg_reader_cost: "
+                        r"\d\.\d{5} sec - avg_batch_cost: \d\.\d{5} sec - ips: \d+\.\d{5} "
+                        r"samples/sec - \d+(us|ms|s)/step", lines[0])
 
 
 class Terminal(io.StringIO):
@@ -248,6 +259,40 @@ def test_visualdl_writes_scalars(monkeypatch, tmp_path):
                         ("train/acc", 2)]
     assert ("eval/loss", 0) in tags and ("eval/acc", 1) in tags
     assert written[-1] == "closed" and written[0][0] == str(tmp_path)
+
+
+def test_wandb_needs_the_package(monkeypatch):
+    monkeypatch.setitem(sys.modules, "wandb", None)
+    with pytest.raises(ImportError, match="pip install wandb"):
+        paddle.callbacks.WandbCallback(project="p")
+
+
+def test_wandb_logs_train_steps_and_eval_epochs(monkeypatch):
+    logged = []
+
+    class Run:
+        def define_metric(self, name, step_metric=None):
+            logged.append(("define", name, step_metric))
+
+        def log(self, values):
+            logged.append(("log", {k: round(float(v), 6) if "/" in k and k not in
+                                   ("train/step",) else v for k, v in values.items()}))
+
+        def finish(self):
+            logged.append("finish")
+
+    wandb = types.SimpleNamespace(run=None, init=lambda **kwargs: logged.append(kwargs) or Run())
+    monkeypatch.setitem(sys.modules, "wandb", wandb)
+    model = prepared_model()
+    callback = paddle.callbacks.WandbCallback(project="tiny", mode="offline", tags=["t"])
+    assert logged[0] == {"project": "tiny", "name": None, "entity": None, "dir": None,
+                         "mode": "offline", "job_type": None, "tags": ["t"]}
+    model.fit(batches(num=32), batches(1, num=16), epochs=2, verbose=0, callbacks=callback)
+    logs = [entry[1] for entry in logged if isinstance(entry, tuple) and entry[0] == "log"]
+    assert [sorted(entry) for entry in logs[:2]] == [["train/acc", "train/loss", "train/step"]] * 2
+    assert [entry["train/step"] for entry in logs if "train/step" in entry] == [1, 2, 3, 4]
+    assert [entry["epoch"] for entry in logs if "epoch" in entry] == [0, 1]
+    assert ("define", "eval/*", "epoch") in logged and logged[-1] == "finish"
 
 
 def test_wrong_callback_type():
