@@ -419,10 +419,15 @@ class Model:
                         for i, name in enumerate(names[:len(shapes)])]
             return [InputSpec(name=name, shape=[None]) for name in names]
         if isinstance(specs, dict):
-            if not is_input:
-                raise TypeError("Model(): 'labels' must be an InputSpec or a list of them, "
-                                "not a dict")
-            specs = [specs[name] for name in _forward_argument_names(self.network)]
+            # Inputs are matched to forward()'s arguments by name; labels keep their order.
+            if is_input:
+                missing = [n for n in _forward_argument_names(self.network) if n not in specs]
+                if missing:
+                    raise ValueError(f"Model(): 'inputs' has no InputSpec for the forward() "
+                                     f"arguments {missing}")
+                specs = [specs[name] for name in _forward_argument_names(self.network)]
+            else:
+                specs = list(specs.values())
         specs = _to_list(specs)
         argument = "inputs" if is_input else "labels"
         for i, spec in enumerate(specs):

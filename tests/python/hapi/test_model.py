@@ -258,6 +258,25 @@ def test_bad_calls(call, error, words):
         call(model)
 
 
+def test_inputs_given_as_a_dict():
+    class TwoInputs(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear = paddle.nn.Linear(3, 2)
+
+        def forward(self, first, second):
+            return self.linear(first) * second
+
+    specs = {"second": paddle.static.InputSpec([None, 2], "float32", "s"),
+             "first": paddle.static.InputSpec([None, 3], "float32", "f")}
+    labels = {"y": paddle.static.InputSpec([None, 2], name="y")}
+    model = paddle.Model(TwoInputs(), specs, labels)
+    assert [spec.name for spec in model._inputs] == ["f", "s"]
+    assert [spec.name for spec in model._labels] == ["y"]
+    with pytest.raises(ValueError, match="second"):
+        paddle.Model(TwoInputs(), {"first": specs["first"]})
+
+
 def test_bad_constructor_arguments():
     with pytest.raises(TypeError, match="'network'"):
         paddle.Model("net")
