@@ -15,8 +15,9 @@ from .batch_transport import SharedArrays, put_back, shm_dir, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
 from .worker import EXHAUSTED, RESTART, WorkerError, worker_loop
 
-# How long shutdown waits for workers to leave on their own before terminating them.
-_SHUTDOWN_GRACE_S = 2.0
+# How long a regular shutdown (end of epoch, early break) waits for the workers to finish the
+# batch at hand and leave before terminating them; after a failure they are terminated at once.
+_SHUTDOWN_GRACE_S = 1.0
 
 
 def _to_tensors(structure, arrays, place):
@@ -207,14 +208,14 @@ class MultiProcessIter(_IterBase):
                     self._dispatch()
                     continue
                 if isinstance(payload, WorkerError):
-                    self._shutdown()
+                    self._shutdown(grace=0)
                     payload.reraise()
                 self._dispatch()
                 structure, arrays = payload
                 return _to_tensors(structure, arrays, self._place)
         except BaseException:
             if not self._shut_down and not self._persistent:
-                self._shutdown()
+                self._shutdown(grace=0)
             raise
 
     def _end_epoch(self):
@@ -228,7 +229,7 @@ class MultiProcessIter(_IterBase):
             if remaining is not None and remaining <= 0:
                 worker_id = self._task_worker.get(task)
                 pid = self._workers[worker_id].pid if worker_id is not None else None
-                self._shutdown()
+                self._shutdown(grace=0)
                 raise RuntimeError(
                     f"DataLoader timed out: batch {task} did not arrive from worker {worker_id} "
                     f"(pid {pid}) within timeout={self._timeout} s")
@@ -248,7 +249,7 @@ class MultiProcessIter(_IterBase):
         except (EOFError, OSError):
             return  # the worker is gone; its sentinel reports it
         if task is None and isinstance(payload, WorkerError):
-            self._shutdown()
+            self._shutdown(grace=0)
             payload.reraise()
         if isinstance(payload, tuple) and isinstance(payload[1], SharedArrays):
             arrays = payload[1].read()
@@ -263,11 +264,11 @@ class MultiProcessIter(_IterBase):
         exitcode = process.exitcode
         how = (f"was killed by {_signal_name(exitcode)}" if exitcode is not None and exitcode < 0
                else f"exited with code {exitcode}")
-        self._shutdown()
+        self._shutdown(grace=0)
         raise RuntimeError(f"DataLoader worker {worker_id} (pid {process.pid}) {how} "
                            f"unexpectedly; its batches are lost")
 
-    def _shutdown(self):
+    def _shutdown(self, grace=_SHUTDOWN_GRACE_S):
         if self._shut_down:
             return
         self._shut_down = True
@@ -278,7 +279,7 @@ class MultiProcessIter(_IterBase):
                     index_queue.put(None)
                 except (OSError, ValueError):
                     pass
-        deadline = time.monotonic() + _SHUTDOWN_GRACE_S
+        deadline = time.monotonic() + grace
         # Reading what the workers still send lets one blocked on a full pipe reach the stop.
         while any(w.is_alive() for w in self._workers) and time.monotonic() < deadline:
             for conn in wait(self._result_conns, 0.05):
