@@ -64,9 +64,12 @@ class DataLoader:
         self.dataset = dataset
         self.feed_list = feed_list
         self.return_list = return_list
-        if not return_list and not in_dynamic_mode() and feed_list is None:
-            raise ValueError("DataLoader(): argument 'feed_list' must be given when "
-                             "return_list=False in static mode")
+        self._feed_names = None
+        if not return_list and not in_dynamic_mode():
+            if feed_list is None:
+                raise ValueError("DataLoader(): argument 'feed_list' must be given when "
+                                 "return_list=False in static mode")
+            self._feed_names = [var.name for var in feed_list]
         self.places = places
         self._place = self._resolve_place(places)
         self.collate_fn = collate_fn
@@ -125,8 +128,6 @@ class DataLoader:
 
     @staticmethod
     def _resolve_place(places):
-        if places is None:
-            return None
         from ..device import _resolve_place
 
         if isinstance(places, (list, tuple)):

@@ -141,3 +141,23 @@ def test_iterable_dataset_rejects_shuffle_and_batch_sampler():
         DataLoader(Stream(3), shuffle=True)
     with pytest.raises(ValueError, match="batch_sampler"):
         DataLoader(Stream(3), batch_sampler=BatchSampler(list(range(3))))
+
+
+def test_static_mode_batches_feed_the_executor():
+    from static_testing import new_programs, static_mode
+
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 1], "int64")
+            label = paddle.static.data("label", [None], "int64")
+            total = paddle.sum(x) + paddle.sum(label)
+        loader = DataLoader(Pairs(), feed_list=[x, label], batch_size=2, return_list=False)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        sums = [int(exe.run(main, feed=feed, fetch_list=[total])[0]) for feed in loader]
+        assert sums == [2, 10, 8]
+        with pytest.raises(ValueError, match="feed_list"):
+            DataLoader(Pairs(), batch_size=2, return_list=False)
+        short = DataLoader(Pairs(), feed_list=[x], batch_size=2, return_list=False)
+        with pytest.raises(ValueError, match="2 arrays but argument 'feed_list' names 1"):
+            next(iter(short))

@@ -11,6 +11,10 @@ import uuid
 import weakref
 from multiprocessing.connection import wait
 
+import numpy as np
+
+from ...base import libpaddle
+
 from .batch_transport import SharedArrays, put_back, shm_dir, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
 from .worker import EXHAUSTED, RESTART, WorkerError, worker_loop
@@ -20,12 +24,19 @@ from .worker import EXHAUSTED, RESTART, WorkerError, worker_loop
 _SHUTDOWN_GRACE_S = 1.0
 
 
-def _to_tensors(structure, arrays, place):
-    from ...base.libpaddle import Tensor
-    from ...tensor.creation import to_tensor
-
-    tensors = [a if isinstance(a, Tensor) else to_tensor(a, place=place) for a in arrays]
-    return put_back(structure, tensors)
+def _to_tensors(structure, arrays, place, feed_names):
+    """The batch with its arrays as Tensors; for a static-mode loader with return_list=False,
+    [{feed name: Tensor}] (one dict per place, what Executor.run takes as feed)."""
+    # From numpy directly rather than through to_tensor, which in static mode would make
+    # program constants instead of data to feed.
+    tensors = [a if isinstance(a, libpaddle.Tensor)
+               else libpaddle._tensor_from_numpy(np.ascontiguousarray(a), place) for a in arrays]
+    if feed_names is None:
+        return put_back(structure, tensors)
+    if len(tensors) != len(feed_names):
+        raise ValueError(f"DataLoader: a batch holds {len(tensors)} arrays but argument "
+                         f"'feed_list' names {len(feed_names)} variables {feed_names}")
+    return [dict(zip(feed_names, tensors))]
 
 
 class _WorkerConfig:
@@ -50,6 +61,7 @@ class _IterBase:
         self._config = _WorkerConfig(loader)
         self._batch_sampler = loader.batch_sampler
         self._place = loader._place
+        self._feed_names = loader._feed_names
         self._iterable = loader._iterable
 
     def _sampler_requests(self):
@@ -88,7 +100,7 @@ class SingleProcessIter(_IterBase):
         self._config.check_batch(batch)
         arrays = []
         structure = take_arrays(batch, arrays)
-        return _to_tensors(structure, arrays, self._place)
+        return _to_tensors(structure, arrays, self._place, self._feed_names)
 
 
 _live_iterators = weakref.WeakSet()
@@ -212,7 +224,7 @@ class MultiProcessIter(_IterBase):
                     payload.reraise()
                 self._dispatch()
                 structure, arrays = payload
-                return _to_tensors(structure, arrays, self._place)
+                return _to_tensors(structure, arrays, self._place, self._feed_names)
         except BaseException:
             if not self._shut_down and not self._persistent:
                 self._shutdown(grace=0)
