@@ -8,7 +8,7 @@ import pytest
 import paddle
 from paddle.utils import unique_name
 from static_testing import static_mode
-from tiny_task import batches, input_specs, network, prepared_model, samples
+from tiny_task import PointsDataset, batches, input_specs, network, prepared_model, samples
 
 
 def test_fit_learns_the_task_in_dygraph():
@@ -20,6 +20,51 @@ def test_fit_learns_the_task_in_dygraph():
     assert set(after) == {"loss", "acc"}
     assert after["loss"][0] < before["loss"][0]
     assert after["acc"] >= 0.9
+
+
+def test_datasets_and_data_loaders():
+    model = prepared_model(learning_rate=0.05, optimizer="Adam")
+    seen = []
+
+    class BatchSizes(paddle.callbacks.Callback):
+        def on_train_batch_end(self, step, logs=None):
+            seen.append(logs["batch_size"])
+
+        def on_eval_batch_end(self, step, logs=None):
+            seen.append(-logs["batch_size"])
+
+    model.fit(PointsDataset(num=40), PointsDataset(1, num=20), batch_size=[16, 8], epochs=2,
+              drop_last=True, verbose=0, callbacks=BatchSizes())
+    assert seen == [16, 16, -8, -8, -4] * 2
+    loader = paddle.io.DataLoader(PointsDataset(1, num=20), batch_size=5)
+    by_loader = model.evaluate(loader, verbose=0)
+    by_dataset = model.evaluate(PointsDataset(1, num=20), batch_size=5, verbose=0)
+    assert by_loader == by_dataset
+    outputs = model.predict(PointsDataset(2, num=10), batch_size=4, verbose=0)
+    assert [out.shape for out in outputs[0]] == [(4, 2), (4, 2), (2, 2)]
+
+
+def test_shuffle_changes_the_batches():
+    order = []
+
+    class Record(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear = paddle.nn.Linear(2, 2)
+
+        def forward(self, x):
+            order.append(x.numpy().copy())
+            return self.linear(x)
+
+    model = paddle.Model(Record(), *input_specs())
+    model.prepare(paddle.optimizer.SGD(0.0, parameters=model.parameters()),
+                  paddle.nn.CrossEntropyLoss())
+    dataset = PointsDataset(num=8)
+    model.fit(dataset, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    model.fit(dataset, batch_size=8, epochs=1, shuffle=True, verbose=0)
+    np.testing.assert_array_equal(order[0], dataset.x)
+    assert not np.array_equal(order[1], dataset.x)
+    np.testing.assert_array_equal(np.sort(order[1], axis=0), np.sort(dataset.x, axis=0))
 
 
 def test_batch_methods_return_numpy():
@@ -231,6 +276,19 @@ def test_static_mode_callbacks_and_plateau(tmp_path):
         with pytest.raises(NotImplementedError, match="update=False"):
             model.train_batch(*samples(num=4), update=False)
     assert sorted(os.listdir(tmp_path))[:2] == ["0.pdopt", "0.pdparams"]
+
+
+def test_static_mode_with_datasets():
+    with static_mode():
+        model = paddle.Model(network(), *input_specs())
+        model.prepare(paddle.optimizer.Adam(0.05, parameters=model.parameters()),
+                      paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy())
+        model.fit(PointsDataset(), PointsDataset(1), batch_size=16, epochs=15, verbose=0)
+        result = model.evaluate(PointsDataset(1), batch_size=32, verbose=0)
+        outputs = model.predict(PointsDataset(2, num=10), batch_size=4, stack_outputs=True,
+                                verbose=0)
+    assert result["acc"] >= 0.9
+    assert outputs[0].shape == (10, 2)
 
 
 def test_static_mode_needs_inputs():

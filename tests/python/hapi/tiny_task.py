@@ -1,6 +1,7 @@
 """A tiny classification task shared by the paddle.Model and callback tests: 2-D points labelled
-by which side of a line they fall, in batches of NumPy arrays (an iterable of [x, y] batches
-is a data loader to paddle.Model), and a small MLP with its InputSpecs."""
+by which side of a line they fall, as a paddle.io.Dataset or in batches of NumPy arrays (an
+iterable of [x, y] batches is a data loader to paddle.Model), and a small MLP with its
+InputSpecs."""
 import numpy as np
 
 import paddle
@@ -19,6 +20,19 @@ def samples(seed=0, num=NUM_SAMPLES):
 def batches(seed=0, num=NUM_SAMPLES, batch_size=BATCH_SIZE):
     x, y = samples(seed, num)
     return [[x[i:i + batch_size], y[i:i + batch_size]] for i in range(0, num, batch_size)]
+
+
+class PointsDataset(paddle.io.Dataset):
+    """The samples one at a time: (x [2] float32, label [1] int64)."""
+
+    def __init__(self, seed=0, num=NUM_SAMPLES):
+        self.x, self.y = samples(seed, num)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, index):
+        return self.x[index], self.y[index]
 
 
 def network():
