@@ -225,16 +225,22 @@ class StaticGraphAdapter:
         self._endpoints[mode] = {"output": outputs, "loss": losses, "metric": metrics}
 
     def _initialize(self):
+        """Runs the startup program for the variables it has not set yet; the values already
+        there (weights loaded or trained before a second prepare()) are kept."""
         if self._executor is None:
-            self._executor = paddle.static.Executor(paddle.CPUPlace()
-                                                    if not paddle.is_compiled_with_cuda()
-                                                    else None)
+            self._executor = paddle.static.Executor()
         scope = paddle.static.global_scope()
-        # Only the variables not set yet: a second prepare() must not re-initialize weights.
-        uninitialized = [var for var in self._startup_prog.list_vars()
-                         if not _is_initialized(scope, var.name)]
-        if uninitialized:
-            self._executor.run(self._startup_prog)
+        names = [var.name for var in self._startup_prog.list_vars() if var.persistable]
+        if all(_is_initialized(scope, name) for name in names):
+            return
+        kept = {name: _scope_value(name) for name in names if _is_initialized(scope, name)}
+        self._executor.run(self._startup_prog)
+        for name, value in kept.items():
+            self._set_value(name, value)
+
+    def _set_value(self, name, value):
+        tensor = paddle.static.global_scope().find_var(name).get_tensor()
+        tensor.set(np.ascontiguousarray(value), self._executor.place)
 
     def _feed_lr(self, program):
         """A float learning rate changed since the program was built (ReduceLROnPlateau sets
@@ -243,7 +249,7 @@ class StaticGraphAdapter:
         name = getattr(optimizer, "_static_lr_names", {}).get(id(program.desc))
         if name is None or not isinstance(optimizer._learning_rate, float):
             return
-        _set_scope_value(name, np.array([optimizer._learning_rate], dtype="float32"))
+        self._set_value(name, np.array([optimizer._learning_rate], dtype="float32"))
 
     def _run(self, inputs, labels=None):
         mode = self.model.mode
@@ -323,13 +329,14 @@ class StaticGraphAdapter:
             paddle.save(optimizer_state, path + ".pdopt")
 
     def load(self, param_state_pairs, optim_state):
+        self._initialize()  # the variables exist (and keep their values) from here on
         for param, state in param_state_pairs:
-            _set_scope_value(param.name, _to_numpy(state))
+            self._set_value(param.name, _to_numpy(state))
         if not self.model._optimizer or not optim_state:
             return
         for var in self._optimizer_vars():
             if var.name in optim_state:
-                _set_scope_value(var.name, _to_numpy(optim_state[var.name]))
+                self._set_value(var.name, _to_numpy(optim_state[var.name]))
             elif not var.name.startswith("learning_rate"):
                 raise ValueError(f"Model.load(): variable [{var.name}] is not in the "
                                  f"optimizer state file")
@@ -342,11 +349,6 @@ def _is_initialized(scope, name):
 
 def _scope_value(name):
     return np.array(paddle.static.global_scope().find_var(name).get_tensor())
-
-
-def _set_scope_value(name, value):
-    tensor = paddle.static.global_scope().find_var(name).get_tensor()
-    tensor.set(np.ascontiguousarray(value), paddle.CPUPlace())
 
 
 class Model:

@@ -278,6 +278,22 @@ def test_static_mode_callbacks_and_plateau(tmp_path):
     assert sorted(os.listdir(tmp_path))[:2] == ["0.pdopt", "0.pdparams"]
 
 
+def test_static_load_before_prepare_keeps_the_weights(tmp_path):
+    model = prepared_model()
+    model.save(str(tmp_path / "dygraph"))
+    x, _ = samples(7, 5)
+    expected = model.predict_batch(x)[0]
+    with static_mode():
+        static_model = paddle.Model(network(), *input_specs())
+        static_model.load(str(tmp_path / "dygraph"))
+        static_model.prepare(paddle.optimizer.Adam(0.1, parameters=static_model.parameters()),
+                             paddle.nn.CrossEntropyLoss())
+        np.testing.assert_allclose(static_model.predict_batch(x)[0], expected, rtol=1e-6)
+        static_model.prepare(paddle.optimizer.Adam(0.1, parameters=static_model.parameters()),
+                             paddle.nn.CrossEntropyLoss())  # a second prepare keeps them too
+        np.testing.assert_allclose(static_model.predict_batch(x)[0], expected, rtol=1e-6)
+
+
 def test_static_mode_with_datasets():
     with static_mode():
         model = paddle.Model(network(), *input_specs())
