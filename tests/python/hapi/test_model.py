@@ -294,6 +294,33 @@ def test_static_load_before_prepare_keeps_the_weights(tmp_path):
         np.testing.assert_allclose(static_model.predict_batch(x)[0], expected, rtol=1e-6)
 
 
+def test_static_eval_program_runs_batch_norm_and_dropout_in_eval_mode(tmp_path):
+    from hapi_cases import _small_cnn
+
+    rng = np.random.RandomState(0)
+    images = rng.rand(6, 3, 8, 8).astype("float32")
+    labels = rng.randint(0, 4, (6, 1)).astype("int64")
+    specs = (paddle.static.InputSpec([None, 3, 8, 8], "float32", "image"),
+             paddle.static.InputSpec([None, 1], "int64", "label"))
+    model = paddle.Model(_small_cnn(paddle), *specs)
+    model.prepare(paddle.optimizer.SGD(0.1, parameters=model.parameters()),
+                  paddle.nn.CrossEntropyLoss())
+    model.train_batch(images, labels)  # moves the batch-norm statistics
+    model.save(str(tmp_path / "cnn"))
+    expected = model.predict_batch(images)[0]
+    with static_mode():
+        static_model = paddle.Model(_small_cnn(paddle), *specs)
+        static_model.prepare(paddle.optimizer.SGD(0.1, parameters=static_model.parameters()),
+                             paddle.nn.CrossEntropyLoss())
+        static_model.load(str(tmp_path / "cnn"))
+        first = static_model.predict_batch(images)[0]
+        (loss,) = static_model.eval_batch(images, labels)
+        second = static_model.predict_batch(images)[0]
+    np.testing.assert_allclose(first, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(first, second)
+    assert np.isfinite(loss).all()
+
+
 def test_static_mode_with_datasets():
     with static_mode():
         model = paddle.Model(network(), *input_specs())
