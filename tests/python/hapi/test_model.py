@@ -334,10 +334,15 @@ def test_static_mode_with_datasets():
     assert outputs[0].shape == (10, 2)
 
 
-def test_static_mode_needs_inputs():
+def test_static_mode_needs_inputs_and_prepare():
     with static_mode():
         with pytest.raises(TypeError, match="'inputs'"):
             paddle.Model(network())
+        model = paddle.Model(network(), *input_specs())
+        with pytest.raises(RuntimeError, match="prepare"):
+            model.predict(batches(), verbose=0)
+        with pytest.raises(RuntimeError, match="prepare"):
+            model.save("unused", training=False)
 
 
 @pytest.mark.parametrize("call, error, words", [
