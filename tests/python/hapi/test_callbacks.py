@@ -106,6 +106,22 @@ def test_progress_bar_redraws_on_a_terminal():
     assert second.endswith("/step\n")
 
 
+def test_progress_bar_bytes_match_paddle(monkeypatch):
+    # PaddlePaddle 3.3.1's ProgressBar wrote exactly this for these updates and clock.
+    clock = iter([0.0, 100.0, 100.0, 0.0, 5000.0])
+    monkeypatch.setattr("paddle.hapi.progressbar.time.time", lambda: next(clock))
+    out = Terminal()
+    bar = ProgressBar(num=12, width=10, verbose=1, file=out)
+    bar.update(3, [("loss", 0.5), ("acc", [0.25, 0.75])])
+    bar.update(12, [("loss", 0.25)])
+    unknown = ProgressBar(num=None, verbose=1, file=out)
+    unknown.update(2, [("loss", np.float32(1.5))])
+    first = "step  3/12 [=>........] - loss: 0.5000 - acc: 0.2500 0.7500 - ETA: 5:00 - 33s/step"
+    assert out.getvalue() == (
+        "\r" + first + "\b" * len(first) + "\rstep 12/12 [==========] - loss: 0.2500 - 8s/step"
+        + " " * 34 + "\n\rstep   2 - loss: 1.5000 - 2500s/step\n")
+
+
 def test_progress_bar_verbose_2_and_unknown_length():
     out = io.StringIO()
     ProgressBar(num=None, verbose=2, file=out).update(7, [("loss", np.float32(2.0))])
