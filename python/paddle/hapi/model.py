@@ -80,7 +80,6 @@ class DynamicGraphAdapter:
     def __init__(self, model):
         self.model = model
         self._input_info = None
-        self._merge_count = {}
 
     def prepare(self):
         pass
@@ -184,7 +183,6 @@ class StaticGraphAdapter:
         self._endpoints = {}
         self._progs = {}
         self._executor = None
-        self._merge_count = {}
 
     def prepare(self):
         self._progs.clear()
@@ -197,7 +195,10 @@ class StaticGraphAdapter:
         program = self._orig_prog.clone()
         losses, metrics = [], []
         was_training = model.network.training
-        model.network.train() if mode == "train" else model.network.eval()
+        if mode == "train":
+            model.network.train()
+        else:
+            model.network.eval()
         try:
             with paddle.static.program_guard(program, self._startup_prog), \
                     _parameters_bound_to(model.network, program):
@@ -209,14 +210,17 @@ class StaticGraphAdapter:
                 if mode != "test":
                     metrics = [_to_list(metric.compute(*(outputs + labels)))
                                for metric in model._metrics]
-                if mode == "train" and model._optimizer:
+                if mode == "train" and model._optimizer and losses:
                     loss = paddle.add_n(losses) if len(losses) > 1 else losses[0]
                     bound = [program.global_block().var(p.name)
                              for p in model.network.parameters()
                              if program.global_block().has_var(p.name)]
                     model._optimizer.minimize(loss, parameters=bound)
         finally:
-            model.network.train() if was_training else model.network.eval()
+            if was_training:
+                model.network.train()
+            else:
+                model.network.eval()
         if mode != "train":
             program = program.clone(for_test=True)
         self._input_vars[mode] = inputs
