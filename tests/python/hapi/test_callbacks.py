@@ -50,6 +50,18 @@ def test_event_order_of_fit():
     assert recorder.model is model
 
 
+def test_eval_freq():
+    model = prepared_model()
+    recorder = Recorder()
+    model.fit(batches(num=16), batches(1, num=16), epochs=5, eval_freq=2, verbose=0,
+              callbacks=recorder)
+    epochs_then_evals = [e[0] if e[0] == "on_eval_begin" else e for e in recorder.events
+                         if e[0] in ("on_epoch_begin", "on_eval_begin")]
+    assert epochs_then_evals == [("on_epoch_begin", 0), "on_eval_begin", ("on_epoch_begin", 1),
+                                 ("on_epoch_begin", 2), "on_eval_begin", ("on_epoch_begin", 3),
+                                 ("on_epoch_begin", 4), "on_eval_begin"]
+
+
 def test_progbar_logger_plain_lines(capsys):
     model = prepared_model()
     model.fit(batches(), batches(1), epochs=2, log_freq=2, verbose=2)
