@@ -249,3 +249,32 @@ def test_tensor_samples_in_workers():
     batches = list(DataLoader(dataset, batch_size=4, num_workers=2))
     assert flat(batches, 1) == [[0, 1, 2, 3], [4, 5]]
     assert batches[1][0].shape == [2, 2] and batches[1][0].dtype == paddle.float32
+
+
+def test_iterating_a_loader_twice_starts_fresh_workers():
+    loader = DataLoader(WhoLoads(), batch_size=4, num_workers=2)
+    first, second = ([b.numpy() for b in loader] for _ in range(2))
+    assert [b[:, 0].tolist() for b in first] == [b[:, 0].tolist() for b in second]
+    assert set(np.concatenate(first)[:, 1]).isdisjoint(np.concatenate(second)[:, 1])
+    assert len(iter(loader)) == 2
+
+
+def test_worker_info_is_read_only():
+    class Probe(Dataset):
+        def __len__(self):
+            return 1
+
+        def __getitem__(self, i):
+            get_worker_info().id = 5
+
+    with pytest.raises(RuntimeError, match="Cannot assign attributes to WorkerInfo"):
+        next(iter(DataLoader(Probe(), num_workers=1)))
+
+
+def test_killed_persistent_worker_is_reported_in_a_later_epoch():
+    loader = DataLoader(WhoLoads(), batch_size=4, num_workers=2, persistent_workers=True)
+    pids = {int(pid) for b in loader for pid in b.numpy()[:, 1]}
+    os.kill(min(pids), signal.SIGKILL)
+    with pytest.raises(RuntimeError, match=f"\\(pid {min(pids)}\\) was killed by SIGKILL"):
+        list(loader)
+    del loader

@@ -4,6 +4,7 @@ process."""
 import os
 import queue
 import random
+import signal
 import traceback
 
 import numpy as np
@@ -100,6 +101,8 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     iterator's _WorkerConfig. A RESTART request starts an iterable dataset's stream again
     (persistent workers between epochs)."""
     global _worker_info
+    # Ctrl-C reaches the whole process group; the main process handles it and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
     pid = os.getpid()
     try:
