@@ -278,3 +278,31 @@ def test_killed_persistent_worker_is_reported_in_a_later_epoch():
     with pytest.raises(RuntimeError, match=f"\\(pid {min(pids)}\\) was killed by SIGKILL"):
         list(loader)
     del loader
+
+
+class Mixed(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return {"empty": np.zeros([0, 3], "float32"), "flag": np.array([i % 2 == 0]),
+                "strided": np.arange(12.0).reshape(3, 4)[:, ::2] + i, "half": np.ones(2, "float16"),
+                "bf16_bits": np.full([2], 0x3F80, "uint16"), "complex": np.array([1 + 2j * i]),
+                "text": np.array([f"s{i}"]), "tensor": paddle.full([2], i, "int32")}
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_dtypes_and_layouts_survive_the_transport(num_workers):
+    batch = next(iter(DataLoader(Mixed(), batch_size=2, num_workers=num_workers)))
+    assert batch["empty"].shape == [2, 0, 3]
+    assert batch["flag"].dtype == paddle.bool
+    assert batch["flag"].numpy().ravel().tolist() == [True, False]
+    np.testing.assert_array_equal(batch["strided"].numpy(),
+                                  [[[0, 2], [4, 6], [8, 10]], [[1, 3], [5, 7], [9, 11]]])
+    assert batch["half"].dtype == paddle.float16
+    # uint16 arrays are bfloat16 bit patterns in Paddle: 0x3F80 is 1.0.
+    assert batch["bf16_bits"].dtype == paddle.bfloat16
+    assert batch["bf16_bits"].astype("float32").numpy().tolist() == [[1, 1], [1, 1]]
+    assert batch["complex"].numpy().ravel().tolist() == [1, 1 + 2j]
+    assert isinstance(batch["text"], np.ndarray) and batch["text"].ravel().tolist() == ["s0", "s1"]
+    assert batch["tensor"].dtype == paddle.int32 and batch["tensor"].shape == [2, 2]

@@ -28,9 +28,6 @@ class Slot:
     def __init__(self, index):
         self.index = index
 
-    def __reduce__(self):
-        return Slot, (self.index,)
-
 
 def take_arrays(batch, arrays):
     """The batch's structure with every Tensor and numeric numpy array replaced by a Slot (the

@@ -24,13 +24,21 @@ from .worker import EXHAUSTED, RESTART, WorkerError, worker_loop
 _SHUTDOWN_GRACE_S = 1.0
 
 
+def _tensor_from_array(array, place):
+    """A Tensor copy of `array`, made directly rather than through to_tensor, which in static
+    mode would make a program constant instead of data to feed. uint16 arrays hold bfloat16 bit
+    patterns, as in Paddle."""
+    array = np.ascontiguousarray(array)
+    if array.dtype == np.uint16:
+        return libpaddle._tensor_from_numpy(array, place, libpaddle.DataType.BFLOAT16)
+    return libpaddle._tensor_from_numpy(array, place)
+
+
 def _to_tensors(structure, arrays, place, feed_names):
     """The batch with its arrays as Tensors; for a static-mode loader with return_list=False,
     [{feed name: Tensor}] (one dict per place, what Executor.run takes as feed)."""
-    # From numpy directly rather than through to_tensor, which in static mode would make
-    # program constants instead of data to feed.
-    tensors = [a if isinstance(a, libpaddle.Tensor)
-               else libpaddle._tensor_from_numpy(np.ascontiguousarray(a), place) for a in arrays]
+    tensors = [a if isinstance(a, libpaddle.Tensor) else _tensor_from_array(a, place)
+               for a in arrays]
     if feed_names is None:
         return put_back(structure, tensors)
     if len(tensors) != len(feed_names):
@@ -180,9 +188,8 @@ class MultiProcessIter(_IterBase):
             self._dispatch()
 
     def _reset(self):
-        """A new epoch on the same (persistent) workers."""
-        for payload in self._results.values():
-            _discard(payload)
+        """A new epoch on the same (persistent) workers; answers still coming for the abandoned
+        one carry its epoch number and are dropped."""
         self._start_epoch()
 
     def _dispatch(self):
@@ -318,8 +325,6 @@ class MultiProcessIter(_IterBase):
         for index_queue in self._index_queues:
             index_queue.cancel_join_thread()
             index_queue.close()
-        for payload in self._results.values():
-            _discard(payload)
         self._results = {}
         # Files of batches a worker wrote but never sent (it was killed in between).
         for path in glob.glob(self._shm_prefix + "*"):
