@@ -306,3 +306,34 @@ def test_dtypes_and_layouts_survive_the_transport(num_workers):
     assert batch["complex"].numpy().ravel().tolist() == [1, 1 + 2j]
     assert isinstance(batch["text"], np.ndarray) and batch["text"].ravel().tolist() == ["s0", "s1"]
     assert batch["tensor"].dtype == paddle.int32 and batch["tensor"].shape == [2, 2]
+
+
+def test_workers_run_kernels_after_the_parent_used_openmp():
+    """GNU libgomp hangs a forked child's first parallel region if the parent had a thread
+    pool; the workers must go single-threaded first."""
+    import ctypes
+
+    with open("/proc/self/maps") as maps:
+        gomp = sorted({line.split()[-1] for line in maps if "libgomp" in line})
+    if not gomp:
+        pytest.skip("no GNU OpenMP runtime in this process")
+    openmp = ctypes.CDLL(gomp[0])
+    threads = openmp.omp_get_max_threads()
+    openmp.omp_set_num_threads(2)
+    try:
+        big = paddle.randn([1 << 17])
+        (big + big).sum()  # a parallel region in the parent: its pool now exists
+
+        class Kernels(Dataset):
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, i):
+                x = paddle.full([1 << 17], float(i))
+                return (x + x).sum(), paddle.matmul(paddle.ones([64, 64]), paddle.ones([64, 64]))
+
+        loader = DataLoader(Kernels(), batch_size=2, num_workers=2, timeout=20)
+        sums = [b[0].numpy().tolist() for b in loader]
+        assert sums == [[0.0, 2.0 * (1 << 17)], [4.0 * (1 << 17), 6.0 * (1 << 17)]]
+    finally:
+        openmp.omp_set_num_threads(threads)

@@ -1,6 +1,7 @@
 """The DataLoader's worker processes: what each one runs (`worker_loop`), the WorkerInfo it
 exposes to the dataset through `get_worker_info`, and how its exceptions reach the main
 process."""
+import ctypes
 import os
 import queue
 import random
@@ -95,6 +96,24 @@ EXHAUSTED = "exhausted"
 RESTART = "restart"
 
 
+def _single_threaded_openmp():
+    """Sets the OpenMP libraries this process has loaded to one thread. GNU libgomp is not
+    fork-safe: in a child forked after the parent ran a parallel region (any large kernel,
+    OpenBLAS, oneDNN), the next parallel region waits forever for the parent's pool threads. With
+    one thread no pool is used. (PyTorch's workers likewise run single-threaded.)"""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "/lib" in line}
+    except OSError:
+        return
+    for path in paths:
+        if os.path.basename(path).startswith(("libgomp", "libomp", "libiomp")):
+            try:
+                ctypes.CDLL(path).omp_set_num_threads(1)
+            except (OSError, AttributeError):
+                pass
+
+
 def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     """Serves (epoch, task, indices) requests from `index_queue` until it receives None or the
     main process goes away; answers (epoch, task, payload) on `result_conn`. `config` is the
@@ -103,6 +122,7 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     global _worker_info
     # Ctrl-C reaches the whole process group; the main process handles it and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _single_threaded_openmp()
     parent = os.getppid()
     pid = os.getpid()
     try:
