@@ -337,3 +337,24 @@ def test_workers_run_kernels_after_the_parent_used_openmp():
         assert sums == [[0.0, 2.0 * (1 << 17)], [4.0 * (1 << 17), 6.0 * (1 << 17)]]
     finally:
         openmp.omp_set_num_threads(threads)
+
+
+def test_shared_memory_files_are_reused_across_batch_sizes():
+    class Growing(Dataset):
+        """Batches that grow and shrink, so a reused file sometimes has to grow."""
+
+        def __len__(self):
+            return 24
+
+        def __getitem__(self, i):
+            return np.full([(i % 7 + 1) * 5000], i, "int32")
+
+    counts = []
+    for batch in DataLoader(Growing(), batch_size=None, num_workers=2, prefetch_factor=2,
+                            collate_fn=lambda sample: [sample]):
+        counts.append(len(shm_files()))
+        assert batch[0].numpy().tolist() == [len(counts) - 1] * ((len(counts) - 1) % 7 + 1) * 5000
+    assert len(counts) == 24
+    # Each worker cycles through a few files (prefetch_factor in flight plus the one handed
+    # back), not one per batch.
+    assert max(counts) <= 2 * 4
