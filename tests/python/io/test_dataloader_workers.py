@@ -249,3 +249,112 @@ def test_tensor_samples_in_workers():
     batches = list(DataLoader(dataset, batch_size=4, num_workers=2))
     assert flat(batches, 1) == [[0, 1, 2, 3], [4, 5]]
     assert batches[1][0].shape == [2, 2] and batches[1][0].dtype == paddle.float32
+
+
+def test_iterating_a_loader_twice_starts_fresh_workers():
+    loader = DataLoader(WhoLoads(), batch_size=4, num_workers=2)
+    first, second = ([b.numpy() for b in loader] for _ in range(2))
+    assert [b[:, 0].tolist() for b in first] == [b[:, 0].tolist() for b in second]
+    assert set(np.concatenate(first)[:, 1]).isdisjoint(np.concatenate(second)[:, 1])
+    assert len(iter(loader)) == 2
+
+
+def test_worker_info_is_read_only():
+    class Probe(Dataset):
+        def __len__(self):
+            return 1
+
+        def __getitem__(self, i):
+            get_worker_info().id = 5
+
+    with pytest.raises(RuntimeError, match="Cannot assign attributes to WorkerInfo"):
+        next(iter(DataLoader(Probe(), num_workers=1)))
+
+
+def test_killed_persistent_worker_is_reported_in_a_later_epoch():
+    loader = DataLoader(WhoLoads(), batch_size=4, num_workers=2, persistent_workers=True)
+    pids = {int(pid) for b in loader for pid in b.numpy()[:, 1]}
+    os.kill(min(pids), signal.SIGKILL)
+    with pytest.raises(RuntimeError, match=f"\\(pid {min(pids)}\\) was killed by SIGKILL"):
+        list(loader)
+    del loader
+
+
+class Mixed(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return {"empty": np.zeros([0, 3], "float32"), "flag": np.array([i % 2 == 0]),
+                "strided": np.arange(12.0).reshape(3, 4)[:, ::2] + i, "half": np.ones(2, "float16"),
+                "bf16_bits": np.full([2], 0x3F80, "uint16"), "complex": np.array([1 + 2j * i]),
+                "text": np.array([f"s{i}"]), "tensor": paddle.full([2], i, "int32")}
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_dtypes_and_layouts_survive_the_transport(num_workers):
+    batch = next(iter(DataLoader(Mixed(), batch_size=2, num_workers=num_workers)))
+    assert batch["empty"].shape == [2, 0, 3]
+    assert batch["flag"].dtype == paddle.bool
+    assert batch["flag"].numpy().ravel().tolist() == [True, False]
+    np.testing.assert_array_equal(batch["strided"].numpy(),
+                                  [[[0, 2], [4, 6], [8, 10]], [[1, 3], [5, 7], [9, 11]]])
+    assert batch["half"].dtype == paddle.float16
+    # uint16 arrays are bfloat16 bit patterns in Paddle: 0x3F80 is 1.0.
+    assert batch["bf16_bits"].dtype == paddle.bfloat16
+    assert batch["bf16_bits"].astype("float32").numpy().tolist() == [[1, 1], [1, 1]]
+    assert batch["complex"].numpy().ravel().tolist() == [1, 1 + 2j]
+    assert isinstance(batch["text"], np.ndarray) and batch["text"].ravel().tolist() == ["s0", "s1"]
+    assert batch["tensor"].dtype == paddle.int32 and batch["tensor"].shape == [2, 2]
+
+
+def test_workers_run_kernels_after_the_parent_used_openmp():
+    """GNU libgomp hangs a forked child's first parallel region if the parent had a thread
+    pool; the workers must go single-threaded first."""
+    import ctypes
+
+    with open("/proc/self/maps") as maps:
+        gomp = sorted({line.split()[-1] for line in maps if "libgomp" in line})
+    if not gomp:
+        pytest.skip("no GNU OpenMP runtime in this process")
+    openmp = ctypes.CDLL(gomp[0])
+    threads = openmp.omp_get_max_threads()
+    openmp.omp_set_num_threads(2)
+    try:
+        big = paddle.randn([1 << 17])
+        (big + big).sum()  # a parallel region in the parent: its pool now exists
+
+        class Kernels(Dataset):
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, i):
+                x = paddle.full([1 << 17], float(i))
+                return (x + x).sum(), paddle.matmul(paddle.ones([64, 64]), paddle.ones([64, 64]))
+
+        loader = DataLoader(Kernels(), batch_size=2, num_workers=2, timeout=20)
+        sums = [b[0].numpy().tolist() for b in loader]
+        assert sums == [[0.0, 2.0 * (1 << 17)], [4.0 * (1 << 17), 6.0 * (1 << 17)]]
+    finally:
+        openmp.omp_set_num_threads(threads)
+
+
+def test_shared_memory_files_are_reused_across_batch_sizes():
+    class Growing(Dataset):
+        """Batches that grow and shrink, so a reused file sometimes has to grow."""
+
+        def __len__(self):
+            return 24
+
+        def __getitem__(self, i):
+            return np.full([(i % 7 + 1) * 5000], i, "int32")
+
+    counts = []
+    for batch in DataLoader(Growing(), batch_size=None, num_workers=2, prefetch_factor=2,
+                            collate_fn=lambda sample: [sample]):
+        counts.append(len(shm_files()))
+        assert batch[0].numpy().tolist() == [len(counts) - 1] * ((len(counts) - 1) % 7 + 1) * 5000
+    assert len(counts) == 24
+    # Each worker cycles through a few files (prefetch_factor in flight plus the one handed
+    # back), not one per batch.
+    assert max(counts) <= 2 * 4

@@ -14,23 +14,30 @@ from multiprocessing.connection import wait
 import numpy as np
 
 from ...base import libpaddle
-
-from .batch_transport import SharedArrays, put_back, shm_dir, take_arrays
+from .batch_transport import Segment, SegmentReader, put_back, shm_dir, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
-from .worker import EXHAUSTED, RESTART, WorkerError, worker_loop
+from .worker import Exhausted, WorkerError, worker_loop
 
 # How long a regular shutdown (end of epoch, early break) waits for the workers to finish the
 # batch at hand and leave before terminating them; after a failure they are terminated at once.
 _SHUTDOWN_GRACE_S = 1.0
 
 
+def _tensor_from_array(array, place):
+    """A Tensor copy of `array`, made directly rather than through to_tensor, which in static
+    mode would make a program constant instead of data to feed. uint16 arrays hold bfloat16 bit
+    patterns, as in Paddle."""
+    array = np.ascontiguousarray(array)
+    if array.dtype == np.uint16:
+        return libpaddle._tensor_from_numpy(array, place, libpaddle.DataType.BFLOAT16)
+    return libpaddle._tensor_from_numpy(array, place)
+
+
 def _to_tensors(structure, arrays, place, feed_names):
     """The batch with its arrays as Tensors; for a static-mode loader with return_list=False,
     [{feed name: Tensor}] (one dict per place, what Executor.run takes as feed)."""
-    # From numpy directly rather than through to_tensor, which in static mode would make
-    # program constants instead of data to feed.
-    tensors = [a if isinstance(a, libpaddle.Tensor)
-               else libpaddle._tensor_from_numpy(np.ascontiguousarray(a), place) for a in arrays]
+    tensors = [a if isinstance(a, libpaddle.Tensor) else _tensor_from_array(a, place)
+               for a in arrays]
     if feed_names is None:
         return put_back(structure, tensors)
     if len(tensors) != len(feed_names):
@@ -119,11 +126,18 @@ def _signal_name(exitcode):
         return f"signal {-exitcode}"
 
 
+class _ConversionFailure:
+    """A batch that arrived but could not be made into Tensors; raised in its turn."""
+
+    def __init__(self, error):
+        self.error = error
+
+
 class MultiProcessIter(_IterBase):
     """Tasks (one per batch) go round-robin to the workers, prefetch_factor of them in flight per
-    worker; results arrive on one pipe per worker and are handed out in task order. Waiting
-    watches the pipes and the workers' process sentinels together, so a worker that dies is
-    noticed at once."""
+    worker; results arrive on one pipe per worker, are made into Tensors on arrival (which frees
+    the worker's shared-memory file) and are handed out in task order. Waiting watches the pipes
+    and the workers' process sentinels together, so a worker that dies is noticed at once."""
 
     # Until the workers exist there is nothing to shut down (also for a failed __init__).
     _shut_down = True
@@ -136,6 +150,7 @@ class MultiProcessIter(_IterBase):
         self._persistent = loader._persistent_workers
         self._shm_prefix = os.path.join(
             shm_dir(), f"paddle_io_{os.getpid()}_{uuid.uuid4().hex[:12]}_")
+        self._segments = SegmentReader()
         self._workers, self._index_queues, self._result_conns = [], [], []
         self._epoch = -1
         self._results = {}
@@ -160,7 +175,7 @@ class MultiProcessIter(_IterBase):
                 self._index_queues.append(index_queue)
                 self._result_conns.append(reader)
         except BaseException:
-            self._shutdown()
+            self._shutdown(grace=0)
             raise
         self._start_epoch()
 
@@ -175,14 +190,13 @@ class MultiProcessIter(_IterBase):
         self._next_worker = itertools.cycle(range(self._num_workers))
         if self._iterable and self._epoch > 0:
             for index_queue in self._index_queues:
-                index_queue.put((self._epoch, None, RESTART))
+                index_queue.put(("restart",))
         for _ in range(self._prefetch * self._num_workers):
             self._dispatch()
 
     def _reset(self):
-        """A new epoch on the same (persistent) workers."""
-        for payload in self._results.values():
-            _discard(payload)
+        """A new epoch on the same (persistent) workers; answers still coming for the abandoned
+        one carry its epoch number and are dropped."""
         self._start_epoch()
 
     def _dispatch(self):
@@ -196,7 +210,7 @@ class MultiProcessIter(_IterBase):
         worker_id = next(self._next_worker)
         while worker_id not in self._active:
             worker_id = next(self._next_worker)
-        self._index_queues[worker_id].put((self._epoch, self._sent, request))
+        self._index_queues[worker_id].put(("task", self._epoch, self._sent, request))
         self._task_worker[self._sent] = worker_id
         self._sent += 1
 
@@ -208,13 +222,13 @@ class MultiProcessIter(_IterBase):
                 if self._received == self._sent:
                     self._end_epoch()
                     raise StopIteration
-                payload = self._results.pop(self._received, None)
-                if payload is None:
+                if self._received not in self._results:
                     self._wait_for(self._received)
                     continue
+                payload = self._results.pop(self._received)
                 worker_id = self._task_worker.pop(self._received)
                 self._received += 1
-                if isinstance(payload, str) and payload == EXHAUSTED:
+                if isinstance(payload, Exhausted):
                     if worker_id in self._active:
                         self._active.remove(worker_id)
                     self._dispatch()
@@ -222,9 +236,10 @@ class MultiProcessIter(_IterBase):
                 if isinstance(payload, WorkerError):
                     self._shutdown(grace=0)
                     payload.reraise()
+                if isinstance(payload, _ConversionFailure):
+                    raise payload.error
                 self._dispatch()
-                structure, arrays = payload
-                return _to_tensors(structure, arrays, self._place, self._feed_names)
+                return payload
         except BaseException:
             if not self._shut_down and not self._persistent:
                 self._shutdown(grace=0)
@@ -245,30 +260,39 @@ class MultiProcessIter(_IterBase):
                 raise RuntimeError(
                     f"DataLoader timed out: batch {task} did not arrive from worker {worker_id} "
                     f"(pid {pid}) within timeout={self._timeout} s")
+            conns = {conn: i for i, conn in enumerate(self._result_conns)}
             sentinels = {w.sentinel: i for i, w in enumerate(self._workers)}
-            ready = wait(self._result_conns + list(sentinels), remaining)
-            for conn in ready:
-                if conn in sentinels:
-                    continue
-                self._receive(conn)
-            for conn in ready:
-                if conn in sentinels and task not in self._results:
-                    self._report_dead_worker(sentinels[conn])
+            ready = wait(list(conns) + list(sentinels), remaining)
+            for handle in ready:
+                if handle in conns:
+                    self._receive(conns[handle])
+            for handle in ready:
+                if handle in sentinels and task not in self._results:
+                    self._report_dead_worker(sentinels[handle])
 
-    def _receive(self, conn):
+    def _receive(self, worker_id):
         try:
-            epoch, task, payload = conn.recv()
+            epoch, task, payload = self._result_conns[worker_id].recv()
         except (EOFError, OSError):
             return  # the worker is gone; its sentinel reports it
         if task is None and isinstance(payload, WorkerError):
             self._shutdown(grace=0)
             payload.reraise()
-        if isinstance(payload, tuple) and isinstance(payload[1], SharedArrays):
-            arrays = payload[1].read()
-            payload = (payload[0], arrays)
-        if epoch != self._epoch:
-            return  # an answer for an epoch that was abandoned
-        self._results[task] = payload
+        if isinstance(payload, tuple):
+            structure, arrays = payload
+            segment = arrays if isinstance(arrays, Segment) else None
+            if epoch == self._epoch:
+                try:
+                    if segment is not None:
+                        arrays = self._segments.arrays(segment)
+                    payload = _to_tensors(structure, arrays, self._place, self._feed_names)
+                except Exception as error:  # noqa: BLE001  (raised when its turn comes)
+                    payload = _ConversionFailure(error)
+                del arrays
+            if segment is not None:
+                self._index_queues[worker_id].put(("release", segment.path))
+        if epoch == self._epoch:
+            self._results[task] = payload
 
     def _report_dead_worker(self, worker_id):
         process = self._workers[worker_id]
@@ -281,6 +305,8 @@ class MultiProcessIter(_IterBase):
                            f"unexpectedly; its batches are lost")
 
     def _shutdown(self, grace=_SHUTDOWN_GRACE_S):
+        """Stops the workers (each removes its shared-memory files as it leaves), terminating
+        those still busy after `grace` seconds, then removes the files of any that could not."""
         if self._shut_down:
             return
         self._shut_down = True
@@ -293,12 +319,12 @@ class MultiProcessIter(_IterBase):
                     pass
         deadline = time.monotonic() + grace
         # Reading what the workers still send lets one blocked on a full pipe reach the stop.
-        while any(w.is_alive() for w in self._workers) and time.monotonic() < deadline:
-            for conn in wait(self._result_conns, 0.05):
-                try:
-                    _discard(conn.recv()[2])
-                except Exception:  # noqa: BLE001  (a killed worker leaves a torn message)
-                    pass
+        while time.monotonic() < deadline:
+            alive = [conn for conn, w in zip(self._result_conns, self._workers) if w.is_alive()]
+            if not alive:
+                break
+            for conn in wait(alive, 0.05):
+                _drop_message(conn)
         for worker in self._workers:
             if worker.is_alive():
                 worker.terminate()
@@ -307,21 +333,12 @@ class MultiProcessIter(_IterBase):
                 worker.kill()
                 worker.join()
         for conn in self._result_conns:
-            while True:
-                try:
-                    if not conn.poll():
-                        break
-                    _discard(conn.recv()[2])
-                except Exception:  # noqa: BLE001  (a killed worker leaves a torn message)
-                    break
             conn.close()
         for index_queue in self._index_queues:
             index_queue.cancel_join_thread()
             index_queue.close()
-        for payload in self._results.values():
-            _discard(payload)
         self._results = {}
-        # Files of batches a worker wrote but never sent (it was killed in between).
+        self._segments.close()
         for path in glob.glob(self._shm_prefix + "*"):
             try:
                 os.unlink(path)
@@ -332,6 +349,8 @@ class MultiProcessIter(_IterBase):
         self._shutdown()
 
 
-def _discard(payload):
-    if isinstance(payload, tuple) and isinstance(payload[1], SharedArrays):
-        payload[1].discard()
+def _drop_message(conn):
+    try:
+        conn.recv()
+    except Exception:  # noqa: BLE001  (a killed worker leaves a torn message or none)
+        pass

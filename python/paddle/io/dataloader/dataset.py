@@ -4,6 +4,7 @@ concatenations) and `random_split`."""
 import bisect
 import math
 import warnings
+from typing import Generic, TypeVar
 
 from ...base.framework import in_dynamic_mode
 
@@ -11,8 +12,12 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "Cha
            "Subset", "random_split", "ConcatDataset"]
 
 
-class Dataset:
-    """A map-style dataset: subclasses give `__getitem__(idx)` and `__len__()`."""
+_T = TypeVar("_T")
+
+
+class Dataset(Generic[_T]):
+    """A map-style dataset: subclasses give `__getitem__(idx)` and `__len__()`. Generic in its
+    sample type, as Paddle's (`class Images(Dataset[tuple])`)."""
 
     def __init__(self):
         pass
@@ -24,7 +29,7 @@ class Dataset:
         raise NotImplementedError(f"'__len__' not implement in class {type(self).__name__}")
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[_T]):
     """A stream of samples: subclasses give `__iter__()`. With DataLoader workers each worker
     iterates its own copy, so a dataset that should not repeat samples splits its stream by
     `paddle.io.get_worker_info()`."""
@@ -121,7 +126,7 @@ class ChainDataset(IterableDataset):
             yield from dataset
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T]):
     """The samples of `dataset` at `indices`, in that order."""
 
     def __init__(self, dataset, indices):
@@ -180,7 +185,7 @@ def random_split(dataset, lengths, generator=None):
     return subsets
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T]):
     """Map-style datasets one after the other: index i runs through the first dataset, then the
     second, and so on. Negative indices count from the end."""
 

@@ -1,13 +1,19 @@
 """Samplers: iterables of dataset indices. The random ones draw from paddle's generator
 (paddle.randperm, paddle.randint, paddle.multinomial), so paddle.seed makes them repeat."""
+from typing import Generic, TypeVar
+
 import numpy as np
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler",
            "SubsetRandomSampler"]
 
 
-class Sampler:
-    """Base class: subclasses give `__iter__` (indices) and usually `__len__`."""
+_T = TypeVar("_T")
+
+
+class Sampler(Generic[_T]):
+    """Base class: subclasses give `__iter__` (indices) and usually `__len__`. Generic in what
+    it yields, as Paddle's."""
 
     def __init__(self, data_source=None):
         self.data_source = data_source

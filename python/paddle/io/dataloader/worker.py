@@ -1,14 +1,16 @@
 """The DataLoader's worker processes: what each one runs (`worker_loop`), the WorkerInfo it
 exposes to the dataset through `get_worker_info`, and how its exceptions reach the main
 process."""
+import ctypes
 import os
 import queue
 import random
+import signal
 import traceback
 
 import numpy as np
 
-from .batch_transport import SharedArrays, take_arrays
+from .batch_transport import SegmentWriter, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
 
 __all__ = ["get_worker_info", "WorkerInfo"]
@@ -90,16 +92,38 @@ def _rebuild_worker_error(worker_id, pid, type_name, traceback_text, error_type)
     return error
 
 
-EXHAUSTED = "exhausted"
-RESTART = "restart"
+class Exhausted:
+    """A worker's answer when its iterable dataset has no batch left."""
+
+
+def _single_threaded_openmp():
+    """Sets the OpenMP libraries this process has loaded to one thread. GNU libgomp is not
+    fork-safe: in a child forked after the parent ran a parallel region (any large kernel,
+    OpenBLAS, oneDNN), the next parallel region waits forever for the parent's pool threads. With
+    one thread no pool is used. (PyTorch's workers likewise run single-threaded.)"""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "/lib" in line}
+    except OSError:
+        return
+    for path in paths:
+        if os.path.basename(path).startswith(("libgomp", "libomp", "libiomp")):
+            try:
+                ctypes.CDLL(path).omp_set_num_threads(1)
+            except (OSError, AttributeError):
+                pass
 
 
 def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
-    """Serves (epoch, task, indices) requests from `index_queue` until it receives None or the
-    main process goes away; answers (epoch, task, payload) on `result_conn`. `config` is the
-    iterator's _WorkerConfig. A RESTART request starts an iterable dataset's stream again
-    (persistent workers between epochs)."""
+    """Serves the requests on `index_queue` until it receives None or the main process goes
+    away: ("task", epoch, task, indices) is answered with (epoch, task, payload) on
+    `result_conn`; ("release", path) hands a shared-memory file back; ("restart",) starts an
+    iterable dataset's stream again (persistent workers, next epoch). `config` is the iterator's
+    _WorkerConfig."""
     global _worker_info
+    # Ctrl-C reaches the whole process group; the main process handles it and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _single_threaded_openmp()
     parent = os.getppid()
     pid = os.getpid()
     try:
@@ -120,7 +144,15 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     except Exception as error:  # noqa: BLE001  (any failure of the user's setup is reported)
         result_conn.send((None, None, WorkerError(worker_id, pid, error)))
         return
-    written = 0
+    segments = SegmentWriter(f"{shm_prefix}{worker_id}_") if config.use_shared_memory else None
+    try:
+        _serve(config, fetcher, segments, index_queue, result_conn, parent, worker_id)
+    finally:
+        if segments is not None:
+            segments.close()
+
+
+def _serve(config, fetcher, segments, index_queue, result_conn, parent, worker_id):
     while True:
         try:
             request = index_queue.get(timeout=_PARENT_CHECK_S)
@@ -130,29 +162,25 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
             continue
         if request is None:
             return
-        epoch, task, indices = request
-        if isinstance(indices, str) and indices == RESTART:
+        if request[0] == "release":
+            segments.release(request[1])
+            continue
+        if request[0] == "restart":
             fetcher.restart()
             continue
+        _, epoch, task, indices = request
         try:
             batch = fetcher.fetch(indices)
             config.check_batch(batch)
             arrays = []
             structure = take_arrays(batch, arrays)
-            arrays = [a.numpy() if not isinstance(a, np.ndarray) else a for a in arrays]
-            if config.use_shared_memory:
-                path = f"{shm_prefix}{worker_id}_{written}"
-                written += 1
-                payload = (structure, SharedArrays.write(arrays, path))
-            else:
-                payload = (structure, arrays)
+            arrays = [a if isinstance(a, np.ndarray) else a.numpy() for a in arrays]
+            payload = (structure, segments.write(arrays) if segments is not None else arrays)
         except DatasetExhausted:
-            payload = EXHAUSTED
+            payload = Exhausted()
         except Exception as error:  # noqa: BLE001  (the main process re-raises it)
-            payload = WorkerError(worker_id, pid, error)
+            payload = WorkerError(worker_id, os.getpid(), error)
         try:
             result_conn.send((epoch, task, payload))
-        except (BrokenPipeError, OSError):
-            if isinstance(payload, tuple) and isinstance(payload[1], SharedArrays):
-                payload[1].discard()
+        except OSError:  # the main process is gone
             return
