@@ -334,6 +334,21 @@ def test_static_mode_with_datasets():
     assert outputs[0].shape == (10, 2)
 
 
+def test_static_mode_steps_an_lr_scheduler():
+    with static_mode():
+        model = paddle.Model(network(), *input_specs())
+        scheduler = paddle.optimizer.lr.StepDecay(0.5, step_size=2, gamma=0.5)
+        model.prepare(paddle.optimizer.SGD(scheduler, parameters=model.parameters()),
+                      paddle.nn.CrossEntropyLoss())
+        model.fit(batches(), epochs=1, verbose=0)
+        program = model._adapter._progs["train"]
+        lr_name = model._optimizer._static_lr_names[id(program.desc)]
+        last_used = paddle.static.global_scope().find_var(lr_name).get_tensor().numpy()
+    # Four batches: the last ran at step 3 (0.5 * 0.5 ** (3 // 2)), then the scheduler stepped.
+    assert scheduler.last_epoch == 4
+    assert float(last_used[0]) == pytest.approx(0.25)
+
+
 def test_static_mode_needs_inputs_and_prepare():
     with static_mode():
         with pytest.raises(TypeError, match="'inputs'"):
