@@ -12,7 +12,8 @@ import numpy as np
 
 __all__ = ["LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay",
            "PolynomialDecay", "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay",
-           "LambdaDecay", "MultiplicativeDecay", "ReduceOnPlateau", "CosineAnnealingDecay"]
+           "LambdaDecay", "MultiplicativeDecay", "ReduceOnPlateau", "CosineAnnealingDecay",
+           "OneCycleLR", "CyclicLR", "LinearLR", "CosineAnnealingWarmRestarts"]
 
 
 def _check_learning_rate(learning_rate):
@@ -408,3 +409,218 @@ class ReduceOnPlateau(LRScheduler):
         if self.threshold_mode == "rel":
             return current > best + best * self.threshold
         return current > best + self.threshold
+
+
+def _check_real(value, name, scheduler):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{scheduler}(): '{name}' must be 'float' or 'int', but received "
+                        f"{type(value).__name__}")
+
+
+def _check_positive_int(value, name, scheduler):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{scheduler}(): '{name}' must be 'int', but received "
+                        f"{type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{scheduler}(): '{name}' must be a positive integer, but received "
+                         f"{value}")
+
+
+class OneCycleLR(LRScheduler):
+    """The one-cycle policy, stepped once per iteration: from max_learning_rate / divide_factor
+    up to max_learning_rate over the first phase_pct of total_steps, then down to
+    end_learning_rate (three_phase=True goes back to the initial rate first, over as many steps
+    as the rise). Each phase anneals by cosine or linearly."""
+
+    def __init__(self, max_learning_rate, total_steps, divide_factor=25.0,
+                 end_learning_rate=0.0001, phase_pct=0.3, anneal_strategy="cos",
+                 three_phase=False, last_epoch=-1, verbose=False):
+        _check_real(max_learning_rate, "max_learning_rate", "OneCycleLR")
+        if max_learning_rate < 0:
+            raise ValueError("OneCycleLR(): 'max_learning_rate' must be non-negative, but "
+                             f"received {max_learning_rate}")
+        _check_real(end_learning_rate, "end_learning_rate", "OneCycleLR")
+        if end_learning_rate < 0:
+            raise ValueError("OneCycleLR(): 'end_learning_rate' must be non-negative, but "
+                             f"received {end_learning_rate}")
+        _check_positive_int(total_steps, "total_steps", "OneCycleLR")
+        if not isinstance(phase_pct, float):
+            raise TypeError(f"OneCycleLR(): 'phase_pct' must be 'float', but received "
+                            f"{type(phase_pct).__name__}")
+        if not 0 <= phase_pct <= 1:
+            raise ValueError(f"OneCycleLR(): 'phase_pct' must be between 0 and 1, but received "
+                             f"{phase_pct}")
+        _check_real(divide_factor, "divide_factor", "OneCycleLR")
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"OneCycleLR(): 'anneal_strategy' must be 'cos' or 'linear', but "
+                             f"received {anneal_strategy!r}")
+        self.total_steps = total_steps
+        initial_lr = max_learning_rate / float(divide_factor)
+        rise_end = phase_pct * total_steps - 1
+        last = total_steps - 1
+        if three_phase:
+            if phase_pct >= 0.5:
+                raise ValueError("OneCycleLR(): 'phase_pct' must be less than 0.5 when "
+                                 f"three_phase is True, but received {phase_pct}")
+            fall_end = 2 * phase_pct * total_steps - 2
+            # (first step, last step, start lr, end lr) of each phase.
+            self._phases = [(0, rise_end, initial_lr, max_learning_rate),
+                            (rise_end, fall_end, max_learning_rate, initial_lr),
+                            (fall_end, last, initial_lr, float(end_learning_rate))]
+        else:
+            self._phases = [(0, rise_end, initial_lr, max_learning_rate),
+                            (rise_end, last, max_learning_rate, float(end_learning_rate))]
+        self.anneal_strategy = anneal_strategy
+        super().__init__(initial_lr, last_epoch, verbose)
+
+    def _anneal(self, start_lr, end_lr, fraction):
+        if self.anneal_strategy == "cos":
+            return end_lr + (start_lr - end_lr) / 2.0 * (math.cos(math.pi * fraction) + 1)
+        return (end_lr - start_lr) * fraction + start_lr
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"OneCycleLR: stepped {step} times, but total_steps is "
+                             f"{self.total_steps}")
+        for index, (first, last, start_lr, end_lr) in enumerate(self._phases):
+            # Steps past the last phase's end (step == total_steps) stay in the last phase.
+            if step <= last or index == len(self._phases) - 1:
+                return self._anneal(start_lr, end_lr, (step - first) / (last - first))
+
+
+class CyclicLR(LRScheduler):
+    """Cycles between base_learning_rate and max_learning_rate (step_size_up steps up,
+    step_size_down down), the amplitude scaled per cycle ('triangular': 1, 'triangular2':
+    halved each cycle) or per iteration ('exp_range': exp_gamma^iteration), or by scale_fn."""
+
+    def __init__(self, base_learning_rate, max_learning_rate, step_size_up, step_size_down=None,
+                 mode="triangular", exp_gamma=1.0, scale_fn=None, scale_mode="cycle",
+                 last_epoch=-1, verbose=False):
+        _check_real(max_learning_rate, "max_learning_rate", "CyclicLR")
+        if max_learning_rate < 0:
+            raise ValueError("CyclicLR(): 'max_learning_rate' must be non-negative, but "
+                             f"received {max_learning_rate}")
+        _check_positive_int(step_size_up, "step_size_up", "CyclicLR")
+        if step_size_down is not None:
+            _check_positive_int(step_size_down, "step_size_down", "CyclicLR")
+        if not isinstance(exp_gamma, float):
+            raise TypeError(f"CyclicLR(): 'exp_gamma' must be 'float', but received "
+                            f"{type(exp_gamma).__name__}")
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError(f"CyclicLR(): 'mode' must be 'triangular', 'triangular2' or "
+                             f"'exp_range' when scale_fn is not given, but received {mode!r}")
+        if scale_mode not in ("cycle", "iterations"):
+            raise ValueError(f"CyclicLR(): 'scale_mode' must be 'cycle' or 'iterations', but "
+                             f"received {scale_mode!r}")
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.cycle_size = up + down
+        self.step_up_pct = up / self.cycle_size
+        self.max_lr = float(max_learning_rate)
+        self.amplitude = self.max_lr - base_learning_rate
+        self.mode = mode
+        self.gamma = exp_gamma
+        if scale_fn is not None:
+            self.scale_fn, self.scale_mode = scale_fn, scale_mode
+        elif mode == "triangular":
+            self.scale_fn, self.scale_mode = (lambda cycle: 1.0), "cycle"
+        elif mode == "triangular2":
+            self.scale_fn, self.scale_mode = (lambda cycle: 1 / (2.0 ** (cycle - 1))), "cycle"
+        else:
+            self.scale_fn, self.scale_mode = (lambda it: self.gamma ** it), "iterations"
+        super().__init__(base_learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        iterations = self.last_epoch
+        cycle = 1 + iterations // self.cycle_size
+        fraction = 1.0 + iterations / self.cycle_size - cycle
+        if fraction <= self.step_up_pct:
+            height = fraction / self.step_up_pct
+        else:
+            height = (1 - fraction) / (1 - self.step_up_pct)
+        scale_arg = cycle if self.scale_mode == "cycle" else iterations
+        return self.base_lr + self.amplitude * height * self.scale_fn(scale_arg)
+
+
+class LinearLR(LRScheduler):
+    """From learning_rate * start_factor to learning_rate * end_factor linearly over
+    total_steps steps (each step multiplies the previous rate, as Paddle computes it), then
+    constant."""
+
+    def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0,
+                 last_epoch=-1, verbose=False):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError(f"LinearLR(): 'start_factor' must be in (0, 1], but received "
+                             f"{start_factor}")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError(f"LinearLR(): 'end_factor' must be in [0, 1], but received "
+                             f"{end_factor}")
+        if total_steps <= 0:
+            raise ValueError(f"LinearLR(): 'total_steps' must be greater than 0, but received "
+                             f"{total_steps}")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_steps = total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return self.base_lr * self.start_factor
+        if self.last_epoch > self.total_steps:
+            return self.last_lr
+        delta = self.end_factor - self.start_factor
+        return self.last_lr * (1.0 + delta / (self.total_steps * self.start_factor +
+                                              (self.last_epoch - 1) * delta))
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """SGDR: cosine annealing from learning_rate to eta_min over T_i steps, restarting at
+    learning_rate after each period; the period starts at T_0 and is multiplied by T_mult at
+    every restart."""
+
+    def __init__(self, learning_rate, T_0, T_mult=1, eta_min=0, last_epoch=-1, verbose=False):
+        if not isinstance(T_0, int) or T_0 <= 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts(): 'T_0' must be a positive "
+                             f"integer, but received {T_0}")
+        if not isinstance(T_mult, int) or T_mult < 1:
+            raise ValueError(f"CosineAnnealingWarmRestarts(): 'T_mult' must be an integer "
+                             f">= 1, but received {T_mult}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        return (self.eta_min + (self.base_lr - self.eta_min) *
+                (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2)
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur -= self.T_i
+                self.T_i *= self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts.step(): 'epoch' must be "
+                             f"non-negative, but received {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                restarts = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** restarts - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** restarts
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self.last_lr = self.get_lr()
+        if self.verbose:
+            print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
+                  f"{self.last_lr}.")
