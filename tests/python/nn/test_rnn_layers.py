@@ -262,3 +262,28 @@ def test_rnn_grad_program_rejects_foreign_buffers(slot, value, match):
                                    "num_layers": 1, "mode": "RNN_TANH", "is_test": False})
         with pytest.raises(ValueError, match=match):
             paddle.static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=[dx])
+
+
+@pytest.mark.parametrize("cls", [paddle.nn.LSTM, paddle.nn.GRU, paddle.nn.SimpleRNN])
+@pytest.mark.parametrize("time_major", [False, True])
+def test_jit_save_for_any_batch_size(tmp_path, cls, time_major):
+    """A network saved with a None batch dimension builds its zero initial states from the
+    inputs at run time, and the loaded program gives the layer's outputs and final states for
+    batches of several sizes."""
+    paddle.seed(0)
+    net = cls(3, 8, num_layers=2, direction="bidirect", time_major=time_major)
+    net.eval()
+    shape = [4, None, 3] if time_major else [None, 4, 3]
+    paddle.jit.save(net, str(tmp_path / "rnn"),
+                    input_spec=[paddle.static.InputSpec(shape, paddle.get_default_dtype(), "x")])
+    loaded = paddle.jit.load(str(tmp_path / "rnn"))
+    rng = np.random.default_rng(0)
+    for batch in (1, 5):
+        x_shape = [4, batch, 3] if time_major else [batch, 4, 3]
+        x = paddle.to_tensor(rng.standard_normal(x_shape).astype(paddle.get_default_dtype()))
+        out, states = net(x)
+        expected = [out] + (list(states) if isinstance(states, tuple) else [states])
+        got = loaded(x)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-6, atol=1e-6)

@@ -407,44 +407,52 @@ class RNNBase(LayerList):
                 param_names = [x.format(layer, suffix) for x in param_names]
         for name, param in zip(param_names, self.parameters()):
             setattr(self, name, param)
+        self._param_names = param_names
         self.flatten_parameters()
 
     def flatten_parameters(self):
         """Orders the parameters as the op's WeightList: every weight_ih, weight_hh (layer by
-        layer, forward direction first), then every bias_ih, bias_hh."""
+        layer, forward direction first), then every bias_ih, bias_hh. The order is kept as
+        names, looked up at each call, so that paddle.jit tracing (which swaps parameters for
+        program variables) reaches the op too."""
         if not self.could_use_cudnn:
             return
-        params = [p for layer in self for p in layer.parameters()]
         units = self.num_layers * self.num_directions
-        self._all_weights = [None] * len(params)
-        for i, param in enumerate(params):
+        self._weight_order = [None] * len(self._param_names)
+        for i, name in enumerate(self._param_names):
             offset = 0 if i % 4 < 2 else 2 * units
-            self._all_weights[offset + (i // 4) * 2 + i % 2] = param
+            self._weight_order[offset + (i // 4) * 2 + i % 2] = name
 
     def _fused_forward(self, inputs, initial_states, sequence_length):
         if not self.time_major:
             inputs = paddle.transpose(inputs, [1, 0, 2])
         out, _, state, _ = paddle._C_ops.rnn(
-            inputs, list(initial_states), self._all_weights, sequence_length, float(self.dropout),
+            inputs, list(initial_states), [getattr(self, n) for n in self._weight_order],
+            sequence_length, float(self.dropout),
             self.num_directions == 2, self.input_size, self.hidden_size, self.num_layers,
             self.mode, 0, not self.training)
         if not self.time_major:
             out = paddle.transpose(out, [1, 0, 2])
         return out, tuple(state) if len(state) > 1 else state[0]
 
+    def _zero_states(self, inputs, batch_index):
+        units = self.num_layers * self.num_directions
+        sizes = (self.proj_size or self.hidden_size, self.hidden_size)[:self.state_components]
+        batch = inputs.shape[batch_index]
+        if batch is not None and batch >= 0:
+            return tuple(paddle.full([units, batch, size], 0, dtype=inputs.dtype)
+                         for size in sizes)
+        # A program traced for any batch size (paddle.jit.save with a None batch dimension):
+        # the zeros take their batch size from the inputs when the program runs.
+        column = paddle.full_like(paddle.index_select(
+            inputs, paddle.to_tensor([0]), axis=1 - batch_index), 0)  # [batch, 1, input] or so
+        column = paddle.full_like(column.reshape([-1, self.input_size])[:, :1], 0)  # [batch, 1]
+        return tuple(column.unsqueeze(0).expand([units, -1, size]) for size in sizes)
+
     def forward(self, inputs, initial_states=None, sequence_length=None):
         batch_index = 1 if self.time_major else 0
         if initial_states is None:
-            batch = inputs.shape[batch_index]
-            if batch is None or batch < 0:
-                raise ValueError(f"{type(self).__name__}: the batch size (dim {batch_index} of "
-                                 f"inputs, shape {list(inputs.shape)}) must be known; pass "
-                                 "initial_states for a batch of unknown size")
-            dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
-            initial_states = tuple(
-                paddle.full([self.num_layers * self.num_directions, batch] + dims[i], 0,
-                            dtype=inputs.dtype)
-                for i in range(self.state_components))
+            initial_states = self._zero_states(inputs, batch_index)
         elif not isinstance(initial_states, (list, tuple)):
             initial_states = [initial_states]
         if self.could_use_cudnn:
