@@ -224,3 +224,18 @@ def test_training_step_runs():
     missing = [name for name, p in model.named_parameters()
                if not p.stop_gradient and p.grad is None]
     assert not missing
+
+
+@pytest.mark.parametrize("key", ["shufflenet_v2_x0_25_10", "mobilenet_v3_small_x0.35_10"])
+def test_jit_save_and_load_give_the_dygraph_output(key, tmp_path):
+    """The models trace into a static program (split sizes taken from the input's shape,
+    channel shuffle, squeeze-excitation) that saves, loads and runs at another batch size."""
+    model = build(models, key)
+    model.eval()
+    shape = CASES[key][2]
+    path = str(tmp_path / "model")
+    paddle.jit.save(model, path,
+                    input_spec=[paddle.static.InputSpec([None] + shape[1:], "float32")])
+    loaded = paddle.jit.load(path)
+    x = np.concatenate([sample_input(key), sample_input(key, seed=1)])
+    _assert_close(loaded(paddle.to_tensor(x)).numpy(), _eval_outputs(model, x)[0].numpy(), key)
