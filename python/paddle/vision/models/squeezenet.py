@@ -41,8 +41,9 @@ class MakeFire(nn.Layer):
         return concat([self._conv_path1(x), self._conv_path2(x)], axis=1)
 
 
-# (input, squeeze, expand 1x1, expand 3x3) channels of the eight fire modules; the versions
-# differ in the stem and in where the max pools sit.
+# (input, squeeze, expand 1x1, expand 3x3) channels of the eight fire modules, the first one's
+# input (None) being the stem's output; the versions differ in the stem and in where the max
+# pools sit.
 _FIRES = [(None, 16, 64, 64), (128, 16, 64, 64), (128, 32, 128, 128), (256, 32, 128, 128),
           (256, 48, 192, 192), (384, 48, 192, 192), (384, 64, 256, 256), (512, 64, 256, 256)]
 # The fire modules each version runs a max pool before (1-based).
