@@ -1,9 +1,9 @@
-"""The paddle.vision.models cases that tools/record_paddle_vision_models.py records under
+"""The paddle.vision.models cases that tools/record_paddle_model_names.py records under
 PaddlePaddle and test_vision_models.py checks here: each is a factory (or class) of
 paddle.vision.models, its keyword arguments and an input shape it accepts.
 
 The input sizes are the smallest convenient ones each architecture takes: AlexNet's classifier
-needs the 6x6 map that 224x224 gives and GoogLeNet's auxiliary heads the 3x3 maps of 201 to 236
+needs the 6x6 map that 224x224 gives and GoogLeNet's auxiliary heads the 3x3 maps of 189 to 236
 pixels; the models with an adaptive pool before the classifier run at 32 or 64 pixels, and
 InceptionV3 from 75."""
 import numpy as np

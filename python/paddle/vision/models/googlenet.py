@@ -54,7 +54,7 @@ class Inception(nn.Layer):
 
 class GoogLeNet(nn.Layer):
     """GoogLeNet. The auxiliary heads read 3x3 maps after their 5x5/3 average pools, which
-    needs inputs of about 201 to 236 pixels (224 is the usual size); with with_pool=False the
+    needs inputs of 189 to 236 pixels (224 is the usual size); with with_pool=False the
     outputs are the three unpooled feature maps, and num_classes <= 0 leaves out all heads."""
 
     def __init__(self, num_classes=1000, with_pool=True):
