@@ -5,7 +5,8 @@ dicts that load and give PaddlePaddle's outputs, pretrained=True that never down
 inputs whose error names the layer.
 
 With PADDLE_REFERENCE_PYTHON naming PaddlePaddle's interpreter, the bigger models are compared
-with PaddlePaddle's outputs too, their random state dicts passed through NumPy files."""
+with PaddlePaddle's outputs too, their random state dicts passed through NumPy files, and
+inference models (.pdmodel + .pdiparams) saved by either framework run in the other."""
 import inspect
 import json
 import os
@@ -108,6 +109,104 @@ def test_output_matches_paddle_with_the_same_state(key, live_reference):
     model.set_state_dict({name: paddle.to_tensor(value) for name, value in state.items()})
     for i, out in enumerate(_eval_outputs(model, recorded["input"])):
         _assert_close(out.numpy(), recorded[f"output{i}"], f"{key} output {i}")
+
+
+# ---- inference models exchanged with PaddlePaddle -----------------------------------------------
+INFERENCE_CASES = ["shufflenet_v2_x0_25_10", "mobilenet_v3_small_x0.35_10", "squeezenet1_1",
+                   "googlenet_10", "inception_v3", "densenet121", "resnet18"]
+
+# PaddlePaddle's side, run in PADDLE_REFERENCE_PYTHON with FLAGS_enable_pir_api=0 (the .pdmodel
+# programs this framework reads and writes): "export DIR" saves each case's inference model,
+# input and outputs under DIR/<case>; "run DIR" runs the models saved here in DIR/<case> on
+# their inputs and writes the outputs.
+PADDLE_SIDE = r"""
+import sys
+import numpy as np
+import paddle
+sys.path.insert(0, sys.argv[3])
+import paddle.vision.models as models
+from model_cases import CASES, build, sample_input
+mode, root, _, keys = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+for key in keys:
+    prefix = f"{root}/{key}/model"
+    if mode == "export":
+        model = build(models, key)
+        model.eval()
+        spec = paddle.static.InputSpec([None] + CASES[key][2][1:], "float32")
+        paddle.jit.save(model, prefix, input_spec=[spec])
+        outputs = model(paddle.to_tensor(sample_input(key)))
+    else:
+        paddle.enable_static()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        outputs = exe.run(program, feed={feeds[0]: sample_input(key)}, fetch_list=fetches)
+        paddle.disable_static()
+    outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    np.savez(f"{root}/{key}/paddle_outputs.npz", *[np.asarray(o) for o in outputs])
+"""
+
+
+def _paddle_side(mode, root):
+    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
+    subprocess.run([REFERENCE, "-c", PADDLE_SIDE, mode, str(root), HERE] + INFERENCE_CASES,
+                   check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                   timeout=900)
+
+
+def _paddle_outputs(root, key):
+    recorded = np.load(os.path.join(root, key, "paddle_outputs.npz"))
+    return [recorded[f"arr_{i}"] for i in range(len(recorded.files))]
+
+
+@pytest.fixture(scope="module")
+def paddle_inference_models(tmp_path_factory):
+    root = tmp_path_factory.mktemp("paddle_inference_models")
+    _paddle_side("export", root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def our_inference_models_run_by_paddle(tmp_path_factory):
+    root = tmp_path_factory.mktemp("our_inference_models")
+    for key in INFERENCE_CASES:
+        model = build(models, key)
+        model.eval()
+        spec = paddle.static.InputSpec([None] + CASES[key][2][1:], "float32")
+        paddle.jit.save(model, str(root / key / "model"), input_spec=[spec])
+        np.savez(root / key / "our_outputs.npz",
+                 *[o.numpy() for o in _eval_outputs(model, sample_input(key))])
+    _paddle_side("run", root)
+    return root
+
+
+@pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
+@pytest.mark.parametrize("key", INFERENCE_CASES)
+def test_paddles_inference_model_runs_here_with_paddles_output(key, paddle_inference_models):
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    paddle.enable_static()
+    try:
+        program, feeds, fetches = paddle.static.load_inference_model(
+            str(paddle_inference_models / key / "model"), exe)
+        outputs = exe.run(program, feed={feeds[0]: sample_input(key)}, fetch_list=fetches)
+    finally:
+        paddle.disable_static()
+    expected = _paddle_outputs(paddle_inference_models, key)
+    assert len(outputs) == len(expected)
+    for i, (out, ref) in enumerate(zip(outputs, expected)):
+        _assert_close(np.asarray(out), ref, f"{key} output {i}")
+
+
+@pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
+@pytest.mark.parametrize("key", INFERENCE_CASES)
+def test_inference_model_saved_here_runs_in_paddle_with_our_output(
+        key, our_inference_models_run_by_paddle):
+    root = our_inference_models_run_by_paddle
+    ours = np.load(root / key / "our_outputs.npz")
+    expected = [ours[f"arr_{i}"] for i in range(len(ours.files))]
+    outputs = _paddle_outputs(root, key)
+    assert len(outputs) == len(expected)
+    for i, (out, ref) in enumerate(zip(outputs, expected)):
+        _assert_close(out, ref, f"{key} output {i}")
 
 
 # ---- pretrained=True ---------------------------------------------------------------------------
