@@ -6,3 +6,4 @@ from .roi import roi_align, RoIAlign  # noqa: F401
 from .roi import roi_pool, RoIPool  # noqa: F401
 from .roi import psroi_pool, PSRoIPool  # noqa: F401
 from .roi import deform_conv2d, DeformConv2D  # noqa: F401
+from ._conv_norm_activation import ConvNormActivation  # noqa: F401

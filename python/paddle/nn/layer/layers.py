@@ -21,6 +21,7 @@ from ...tensor.creation import to_tensor
 from ...utils import unique_name
 from ...static.program import Parameter as StaticParameter
 from ..parameter import EagerParamBase, _make_parameter
+from ._error_context import name_failing_layer
 
 __all__ = ["Layer"]
 
@@ -102,7 +103,11 @@ class Layer:
             result = hook(self, inputs)
             if result is not None:
                 inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
+        try:
+            outputs = self.forward(*inputs, **kwargs)
+        except (ValueError, TypeError, IndexError) as error:
+            name_failing_layer(error, self, inputs)
+            raise
         for hook in list(self._forward_post_hooks.values()):
             result = hook(self, inputs, outputs)
             if result is not None:
