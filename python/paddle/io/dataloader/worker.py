@@ -11,6 +11,7 @@ import traceback
 
 import numpy as np
 
+from ...base import libpaddle
 from .batch_transport import SegmentWriter, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
 
@@ -115,6 +116,9 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     # Ctrl-C reaches the whole process group; the main process handles it and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _single_threaded_openmp()
+    # A forked child cannot use the parent's CUDA context: paddle ops in dataset code run on the
+    # CPU here, and the main process puts the batch on the loader's place.
+    libpaddle._set_default_place(libpaddle.CPUPlace())
     parent = os.getppid()
     pid = os.getpid()
     try:
