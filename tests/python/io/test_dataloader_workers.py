@@ -358,3 +358,25 @@ def test_shared_memory_files_are_reused_across_batch_sizes():
     # Each worker cycles through a few files (prefetch_factor in flight plus the one handed
     # back), not one per batch.
     assert max(counts) <= 2 * 4
+
+
+def test_exceptions_that_cannot_travel_become_runtime_errors():
+    class LocalError(Exception):
+        pass
+
+    class Raising(Dataset):
+        def __init__(self, error):
+            self.error = error
+
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            raise self.error
+
+    # A class defined in a function does not pickle; UnicodeDecodeError takes five arguments.
+    for error, name in [(LocalError("local"), "LocalError"),
+                        (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad byte"),
+                         "UnicodeDecodeError")]:
+        with pytest.raises(RuntimeError, match=f"DataLoader worker 0 .*caught {name}"):
+            list(DataLoader(Raising(error), num_workers=1))

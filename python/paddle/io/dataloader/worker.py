@@ -3,6 +3,7 @@ exposes to the dataset through `get_worker_info`, and how its exceptions reach t
 process."""
 import ctypes
 import os
+import pickle
 import queue
 import random
 import signal
@@ -10,6 +11,7 @@ import traceback
 
 import numpy as np
 
+from ...base import libpaddle
 from .batch_transport import SegmentWriter, take_arrays
 from .fetcher import DatasetExhausted, IterableFetcher, MapFetcher
 
@@ -48,9 +50,17 @@ def get_worker_info():
     return _worker_info
 
 
+def _pickles(error_type):
+    try:
+        pickle.dumps(error_type)
+        return True
+    except Exception:  # noqa: BLE001  (a class defined in a function, say)
+        return False
+
+
 class WorkerError:
-    """An exception raised in a worker, carried to the main process: its type (when it pickles)
-    and the worker's traceback text."""
+    """An exception raised in a worker, carried to the main process: its type (when the class
+    pickles) and the worker's traceback text."""
 
     def __init__(self, worker_id, pid, error):
         self.worker_id = worker_id
@@ -58,38 +68,20 @@ class WorkerError:
         self.type_name = type(error).__name__
         self.traceback = "".join(traceback.format_exception(type(error), error,
                                                             error.__traceback__))
-        self.error_type = type(error)
-
-    def __reduce__(self):
-        error_type = self.error_type
-        try:
-            import pickle
-
-            pickle.dumps(error_type)
-        except Exception:
-            error_type = None
-        return _rebuild_worker_error, (self.worker_id, self.pid, self.type_name,
-                                       self.traceback, error_type)
+        self.error_type = type(error) if _pickles(type(error)) else None
 
     def reraise(self):
+        """Raises the worker's exception type with the traceback in its message; RuntimeError
+        when the type did not travel or does not take a single message argument."""
         message = (f"DataLoader worker {self.worker_id} (pid {self.pid}) caught "
                    f"{self.type_name} with message:\n{self.traceback}")
         error = None
         if self.error_type is not None:
             try:
                 error = self.error_type(message)
-            except Exception:
+            except Exception:  # noqa: BLE001  (a constructor with other arguments)
                 error = None
-        if error is None:
-            error = RuntimeError(message)
-        raise error
-
-
-def _rebuild_worker_error(worker_id, pid, type_name, traceback_text, error_type):
-    error = WorkerError.__new__(WorkerError)
-    error.worker_id, error.pid, error.type_name = worker_id, pid, type_name
-    error.traceback, error.error_type = traceback_text, error_type
-    return error
+        raise error if error is not None else RuntimeError(message)
 
 
 class Exhausted:
@@ -124,6 +116,9 @@ def worker_loop(config, worker_id, index_queue, result_conn, seed, shm_prefix):
     # Ctrl-C reaches the whole process group; the main process handles it and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _single_threaded_openmp()
+    # A forked child cannot use the parent's CUDA context: paddle ops in dataset code run on the
+    # CPU here, and the main process puts the batch on the loader's place.
+    libpaddle._set_default_place(libpaddle.CPUPlace())
     parent = os.getppid()
     pid = os.getpid()
     try:
