@@ -1,2 +1,11 @@
-"""paddle.vision: the vision ops (paddle.vision.ops)."""
+"""paddle.vision: the vision ops (paddle.vision.ops), image transforms
+(paddle.vision.transforms), datasets (paddle.vision.datasets) and the image backend."""
 from . import ops  # noqa: F401
+from . import transforms  # noqa: F401
+from .image import get_image_backend, image_load, set_image_backend  # noqa: F401
+from .transforms import (BaseTransform, BrightnessTransform, CenterCrop, ColorJitter, Compose,  # noqa: F401
+                         ContrastTransform, Grayscale, HueTransform, Normalize, Pad, RandomCrop,
+                         RandomHorizontalFlip, RandomResizedCrop, RandomRotation,
+                         RandomVerticalFlip, Resize, SaturationTransform, ToTensor, Transpose,
+                         adjust_brightness, adjust_contrast, adjust_hue, center_crop, crop, hflip,
+                         normalize, pad, resize, rotate, to_grayscale, to_tensor, vflip)
