@@ -379,7 +379,7 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
     if kind == "numpy":
         return F_cv2.rotate(img, angle, interpolation, expand, center, fill)
     width, height = image_size(img, "rotate")
-    matrix, out_size = F_cv2.rotation_matrix(angle % 360.0, width, height, center, expand)
+    matrix, out_size = F_t.rotation_matrix(angle, width, height, center, expand)
     return F_t.warp(img, matrix, out_size, interpolation, fill)
 
 

@@ -8,6 +8,8 @@ the input's dtype. The colour functions follow Paddle's tensor path: blending wi
 mean-gray or grayscale image (clipped to 1.0 for float and 255 for integer images) and a float
 HSV hue rotation; the gray weights are (0.2989, 0.587, 0.114) applied in float, also to integer
 images (Paddle casts the weights to the image's dtype, which zeroes them for uint8)."""
+import math
+
 import numpy as np
 
 from . import functional_cv2 as F_np
@@ -70,11 +72,11 @@ def crop(img, top, left, height, width, data_format="CHW"):
 
 
 def hflip(img, data_format="CHW"):
-    return img.flip(axis=[-1 if data_format == "CHW" else -2])
+    return _map_images(img, data_format, F_np.hflip)
 
 
 def vflip(img, data_format="CHW"):
-    return img.flip(axis=[-2 if data_format == "CHW" else -3])
+    return _map_images(img, data_format, F_np.vflip)
 
 
 def _max_value(array):
@@ -152,19 +154,100 @@ def adjust_hue(img, hue_factor):
     def hue(image):
         if image.shape[-1] == 1:
             return image
+        # Integer images are converted to float32 in [0, 1] and back (truncating), as in Paddle.
         integer = not np.issubdtype(image.dtype, np.floating)
-        rgb = image.astype(np.float64) / 255.0 if integer else image.astype(np.float64)
+        rgb = image.astype(np.float32) / np.float32(255.0) if integer else image
         h, s, v = _rgb_to_hsv(rgb)
-        h = h + hue_factor
+        h = h + np.asarray(hue_factor, rgb.dtype)
         h = h - np.floor(h)
         out = _hsv_to_rgb(h, s, v)
-        return (out * 255.0).astype(image.dtype) if integer else out.astype(image.dtype)
+        return (out * np.float32(255.0)).astype(image.dtype) if integer else out.astype(image.dtype)
     return _map_images(img, "CHW", hue)
 
 
+def _cubic_weight(distance):
+    """grid_sample's bicubic kernel (a = -0.75)."""
+    a = -0.75
+    d = np.abs(distance)
+    near = ((a + 2) * d - (a + 3)) * d * d + 1
+    far = ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+    return np.where(d <= 1, near, np.where(d < 2, far, 0.0))
+
+
+def _grid_sample(image, coefficients, out_size, interpolation, fill):
+    """Samples an H x W x C image as Paddle's tensor path does with grid_sample
+    (align_corners=False, zero padding): each output pixel centre mapped through `coefficients`
+    (6 affine or 8 projective, Pillow's convention), neighbours outside the image count as 0,
+    and the result blended with `fill` by the sampled coverage of the image (a nearest sample
+    outside it is `fill`)."""
+    out_w, out_h = out_size
+    in_h, in_w, channels = image.shape
+    ys, xs = np.meshgrid(np.arange(out_h) + 0.5, np.arange(out_w) + 0.5, indexing="ij")
+    c = list(coefficients) + [0.0, 0.0][:8 - len(coefficients)]
+    denominator = c[6] * xs + c[7] * ys + 1.0
+    ix = (c[0] * xs + c[1] * ys + c[2]) / denominator - 0.5
+    iy = (c[3] * xs + c[4] * ys + c[5]) / denominator - 0.5
+    source = image.astype(np.float64)
+    if interpolation == "nearest":
+        taps = [(np.rint(ix).astype(np.int64), np.rint(iy).astype(np.int64), 1.0)]
+    else:
+        x0 = np.floor(ix).astype(np.int64)
+        y0 = np.floor(iy).astype(np.int64)
+        if interpolation == "bilinear":
+            offsets = (0, 1)
+            weight = (lambda d: np.maximum(1.0 - np.abs(d), 0.0))
+        else:
+            offsets = (-1, 0, 1, 2)
+            weight = _cubic_weight
+        taps = [(x0 + dx, y0 + dy, weight(ix - (x0 + dx)) * weight(iy - (y0 + dy)))
+                for dy in offsets for dx in offsets]
+    values = np.zeros((out_h, out_w, channels))
+    coverage = np.zeros((out_h, out_w))
+    for col, row, tap_weight in taps:
+        inside = (col >= 0) & (col < in_w) & (row >= 0) & (row < in_h)
+        tap_weight = np.where(inside, tap_weight, 0.0)
+        values += tap_weight[..., None] * source[np.clip(row, 0, in_h - 1), np.clip(col, 0, in_w - 1)]
+        coverage += tap_weight
+    fill_values = F_np._fill_values(fill, channels, np.float64)
+    coverage = coverage[..., None]
+    if interpolation == "nearest":
+        outside = coverage < 0.5
+        return np.where(outside, fill_values, values)
+    return values * coverage + (1.0 - coverage) * fill_values
+
+
 def warp(img, coefficients, out_size, interpolation, fill, data_format="CHW"):
-    return _map_images(img, data_format,
-                       lambda a: F_np.warp(a, coefficients, out_size, interpolation, fill))
+    def sample(image):
+        return F_np._cast_back(_grid_sample(image, coefficients, out_size, interpolation, fill),
+                               image.dtype)
+    return _map_images(img, data_format, sample)
+
+
+def rotation_matrix(angle, width, height, center, expand):
+    """The inverse affine map (output pixel centre -> input point) and output (width, height) of
+    a rotation by `angle` degrees counter-clockwise about `center`, as Paddle's tensor path
+    computes them: about the image centre in centred coordinates, the expanded size from the
+    rotated corners of the centred image."""
+    radians = math.radians(-angle % 360)
+    cos, sin = math.cos(radians), math.sin(radians)
+    offset_x, offset_y = (0.0, 0.0) if center is None else (center[0] - width * 0.5,
+                                                            center[1] - height * 0.5)
+    # In centred coordinates: source = R (destination - offset) + offset.
+    shift_x = -cos * offset_x - sin * offset_y + offset_x
+    shift_y = sin * offset_x - cos * offset_y + offset_y
+    out_w, out_h = width, height
+    if expand:
+        corners = [(-0.5 * width, -0.5 * height), (-0.5 * width, 0.5 * height),
+                   (0.5 * width, 0.5 * height), (0.5 * width, -0.5 * height)]
+        xs = [cos * x + sin * y + shift_x for x, y in corners]
+        ys = [-sin * x + cos * y + shift_y for x, y in corners]
+        out_w = int(math.ceil(max(xs)) - math.floor(min(xs)))
+        out_h = int(math.ceil(max(ys)) - math.floor(min(ys)))
+    # From output pixel coordinates: centre them, rotate, move to the input's centre.
+    matrix = [cos, sin, 0.0, -sin, cos, 0.0]
+    matrix[2] = -cos * out_w * 0.5 - sin * out_h * 0.5 + shift_x + width * 0.5
+    matrix[5] = sin * out_w * 0.5 - cos * out_h * 0.5 + shift_y + height * 0.5
+    return matrix, (out_w, out_h)
 
 
 def normalize(img, mean, std, data_format):
