@@ -26,6 +26,8 @@ _ALLOWED_GLOBALS = {
     ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
     ("numpy", "ndarray"), ("numpy", "dtype"),
     ("builtins", "bytearray"), ("copyreg", "_reconstructor"), ("builtins", "object"),
+    # Protocol 2 pickles written by Python 3 encode bytes objects through _codecs.encode.
+    ("_codecs", "encode"),
 }
 
 
