@@ -310,6 +310,11 @@ def test_random_erasing_values():
     out = T.RandomErasing(prob=1.0, value=5)(tensor).numpy()
     assert set(np.unique(out)) == {0.0, 5.0}
     assert T.RandomErasing(prob=0.0)(array) is array
+    gray = Image.fromarray(np.zeros((20, 20), np.uint8))
+    out = np.asarray(T.RandomErasing(prob=1.0, value=7)(gray))
+    assert out.shape == (20, 20) and set(np.unique(out)) == {0, 7}
+    out = T.RandomErasing(prob=1.0, value="random")(np.zeros((20, 20), np.float32))
+    assert out.shape == (20, 20) and (out != 0).any()
 
 
 # ---- bad input ----

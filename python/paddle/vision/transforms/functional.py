@@ -484,6 +484,10 @@ def erase(img, i, j, h, w, v, inplace=False):
     for name, value in (("i", i), ("j", j), ("h", h), ("w", w)):
         if not _is_int(value):
             raise TypeError(f"erase: {name} should be an int, but received {type(value).__name__}")
+    if kind != "tensor":
+        two_dims = kind == "numpy" and img.ndim == 2 or kind == "pil" and F_pil.channels(img) == 1
+        if two_dims and isinstance(v, np.ndarray) and v.ndim == 3:
+            v = v[..., 0]  # per-channel values of a single-channel image without its channel axis
     if kind == "pil":
         return F_pil.erase(img, i, j, h, w, v)
     if kind == "numpy":
