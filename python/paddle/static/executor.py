@@ -73,6 +73,8 @@ class Executor:
             raise TypeError(f"Executor.run(): 'program' must be a paddle.static.Program, but "
                             f"received {type(program).__name__}")
         feed = {} if feed is None else feed
+        if isinstance(feed, list) and len(feed) == 1 and isinstance(feed[0], dict):
+            feed = feed[0]  # one dict per place, as DataLoader(return_list=False) yields them
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run(): 'feed' must be a dict of name to data, but "
                             f"received {type(feed).__name__}")
