@@ -378,11 +378,15 @@ def test_folder_errors(tmp_path):
 
 
 def test_datasets_are_paddle_io_datasets(tmp_path):
-    dataset = datasets.ImageFolder(str(_image_tree(tmp_path / "tree")))
-    io_module = getattr(paddle, "io", None)
-    base = io_module.Dataset if io_module is not None and hasattr(io_module, "Dataset") \
-        else datasets.common.Dataset
-    assert isinstance(dataset, base)
+    assert isinstance(datasets.ImageFolder(str(_image_tree(tmp_path / "tree"))), paddle.io.Dataset)
+    images, labels = _digits(10)
+    dataset = datasets.MNIST(*_write_idx(tmp_path, "train", images, labels), backend="cv2",
+                             transform=paddle.vision.transforms.ToTensor())
+    batches = list(paddle.io.DataLoader(dataset, batch_size=4))
+    assert len(batches) == 3
+    image, label = batches[0]
+    assert list(image.shape) == [4, 1, 28, 28] and list(label.shape) == [4, 1]
+    np.testing.assert_array_equal(label.numpy()[:, 0], labels[:4])
 
 
 # ---- the image backend ----

@@ -1,5 +1,5 @@
-"""What the dataset readers share: the Dataset base class, where a dataset's files are looked
-for, and the errors for missing or unreadable files.
+"""What the dataset readers share: the Dataset base class (paddle.io's), where a dataset's files
+are looked for, and the errors for missing or unreadable files.
 
 This build never downloads. A dataset given no path looks for its file in the places listed for
 it (Debian's dataset packages first where one exists, then PaddlePaddle's cache,
@@ -9,17 +9,7 @@ fetched by hand. Nothing waits on the network."""
 import os
 import tempfile
 
-try:
-    from paddle.io import Dataset
-except ImportError:  # paddle.io is optional: the readers only need __getitem__ and __len__.
-    class Dataset:
-        """An indexable collection of samples (paddle.io.Dataset's interface)."""
-
-        def __getitem__(self, idx):
-            raise NotImplementedError(f"{type(self).__name__} does not implement __getitem__")
-
-        def __len__(self):
-            raise NotImplementedError(f"{type(self).__name__} does not implement __len__")
+from ...io import Dataset  # noqa: F401  (the base class of the readers)
 
 __all__ = []
 
