@@ -98,14 +98,29 @@ def _axis_weights(in_size, out_size, interpolation):
     return weights
 
 
+def _apply_axis_weights(weights, data, axis):
+    """The weighted sums weights @ data along `axis`, reading only each row's non-zero taps (a
+    few per output pixel) instead of multiplying the dense matrix."""
+    taps = int((weights != 0).sum(axis=1).max())
+    # Stable sort puts each row's non-zero columns first, in order.
+    columns = np.argsort(weights == 0, axis=1, kind="stable")[:, :taps]
+    tap_weights = np.take_along_axis(weights, columns, axis=1)
+    shape = [1] * data.ndim
+    shape[axis] = -1
+    result = 0.0
+    for tap in range(taps):
+        result = result + tap_weights[:, tap].reshape(shape) * np.take(data, columns[:, tap], axis)
+    return result
+
+
 def resize(img, size, interpolation):
     """`img` resized to size = (height, width)."""
     out_h, out_w = size
     data = _with_channels(img)
     rows = _axis_weights(data.shape[0], out_h, interpolation)
     cols = _axis_weights(data.shape[1], out_w, interpolation)
-    values = np.einsum("oh,hwc->owc", rows, data.astype(np.float64))
-    values = np.einsum("pw,owc->opc", cols, values)
+    values = _apply_axis_weights(rows, data.astype(np.float64), axis=0)
+    values = _apply_axis_weights(cols, values, axis=1)
     return _like_input(_cast_back(values, img.dtype), img)
 
 
