@@ -329,6 +329,18 @@ def test_wrong_image_type_names_the_transform(transform):
         transform(np.zeros((2, 2, 2, 2), np.uint8))
 
 
+@pytest.mark.parametrize("function", [lambda img: F.resize(img, 3), F.hflip, F.to_tensor,
+                                      lambda img: F.rotate(img, 10), F.to_grayscale,
+                                      lambda img: F.pad(img, 1)])
+def test_empty_and_non_numeric_images_are_refused(function):
+    with pytest.raises(ValueError, match="img should not be empty"):
+        function(np.zeros((0, 4, 3), np.uint8))
+    with pytest.raises(ValueError, match="img should not be empty"):
+        function(paddle.zeros([3, 4, 0]))
+    with pytest.raises(TypeError, match="bool, integer or float pixels"):
+        function(np.full((2, 2), "a"))
+
+
 def test_bad_arguments_raise_typed_errors():
     array = _rgb(4, 5)
     with pytest.raises(ValueError, match="CenterCrop: the crop size"):
@@ -364,3 +376,17 @@ def test_bad_arguments_raise_typed_errors():
         T.Resize("big")
     with pytest.raises(ValueError, match="perspective: startpoints"):
         F.perspective(array, [[0, 0]], [[0, 0]] * 4)
+    with pytest.raises(ValueError, match="rotate: angle should be finite"):
+        F.rotate(array, float("nan"))
+    with pytest.raises(ValueError, match="pad: fill should be finite"):
+        F.pad(array, 1, fill=float("inf"))
+    with pytest.raises(ValueError, match="affine: translate and shear should be finite"):
+        F.affine(array, 0, (0, 0), 1.0, float("nan"))
+    with pytest.raises(ValueError, match="adjust_contrast: contrast_factor should be a finite"):
+        F.adjust_contrast(array, float("nan"))
+    with pytest.raises(ValueError, match="erase: the value does not fit"):
+        F.erase(array, 0, 0, 1, 1, -1)
+    with pytest.raises(ValueError, match="RandomErasing: value should hold finite numbers"):
+        T.RandomErasing(value=float("nan"))
+    with pytest.raises(ValueError, match="Transpose: order should be a permutation of the 3 axes"):
+        T.Transpose((1, 2, 3))(paddle.zeros([3, 4, 5]))

@@ -53,14 +53,31 @@ def describe(value):
 def image_kind(img, api):
     """'pil', 'numpy' or 'tensor'; a TypeError naming `api` for anything else."""
     if _is_pil_image(img):
-        return "pil"
-    if _is_numpy_image(img):
-        return "numpy"
-    if _is_tensor_image(img) and len(img.shape) in (3, 4):
-        return "tensor"
+        kind = "pil"
+    elif _is_numpy_image(img):
+        if img.dtype.kind not in "biuf":
+            raise TypeError(f"{api}: a numpy image should hold bool, integer or float pixels, but "
+                            f"received {describe(img)}")
+        kind = "numpy"
+    elif _is_tensor_image(img) and len(img.shape) in (3, 4):
+        kind = "tensor"
+    else:
+        kind = None
+    if kind is not None:
+        if 0 in _spatial_shape(img, kind):
+            raise ValueError(f"{api}: img should not be empty, but received {describe(img)}")
+        return kind
     raise TypeError(f"{api}: img should be a PIL.Image, a numpy.ndarray with 2 or 3 dims (H, W[, C]) "
                     f"or a paddle.Tensor with 3 or 4 dims ([N,] C, H, W), but received "
                     f"{describe(img)}")
+
+
+def _spatial_shape(img, kind):
+    if kind == "pil":
+        return img.size
+    if kind == "numpy":
+        return img.shape
+    return tuple(img.shape)
 
 
 def image_size(img, api):
@@ -170,6 +187,9 @@ def _check_fill(fill, api):
     if not isinstance(fill, (numbers.Number, str, list, tuple)):
         raise TypeError(f"{api}: fill should be a number or a sequence of numbers, but received "
                         f"{type(fill).__name__}")
+    values = fill if isinstance(fill, (list, tuple)) else [fill]
+    if any(isinstance(v, numbers.Real) and not math.isfinite(v) for v in values):
+        raise ValueError(f"{api}: fill should be finite, but received {fill!r}")
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
@@ -250,8 +270,9 @@ def vflip(img):
 def _check_factor(factor, name, api):
     if not isinstance(factor, numbers.Number) or isinstance(factor, bool):
         raise TypeError(f"{api}: {name} should be a number, but received {type(factor).__name__}")
-    if factor < 0:
-        raise ValueError(f"{api}: {name} should be non-negative, but received {factor}")
+    if not factor >= 0 or not math.isfinite(factor):
+        raise ValueError(f"{api}: {name} should be a finite non-negative number, but received "
+                         f"{factor}")
 
 
 def adjust_brightness(img, brightness_factor):
@@ -293,7 +314,7 @@ def adjust_hue(img, hue_factor):
     if not isinstance(hue_factor, numbers.Number) or isinstance(hue_factor, bool):
         raise TypeError(f"adjust_hue: hue_factor should be a number, but received "
                         f"{type(hue_factor).__name__}")
-    if not -0.5 <= hue_factor <= 0.5:
+    if not -0.5 <= hue_factor <= 0.5:  # also refuses NaN
         raise ValueError(f"adjust_hue: hue_factor should be in [-0.5, 0.5], but received {hue_factor}")
     if kind == "pil":
         return F_pil.adjust_hue(img, hue_factor)
@@ -321,6 +342,13 @@ def _inverse_affine_matrix(center, angle, translate, scale, shear):
     return inverse
 
 
+def _check_angle(angle, api):
+    if not isinstance(angle, numbers.Number) or isinstance(angle, bool):
+        raise TypeError(f"{api}: angle should be a number, but received {type(angle).__name__}")
+    if not math.isfinite(angle):
+        raise ValueError(f"{api}: angle should be finite, but received {angle}")
+
+
 def _fill_arg(fill, api):
     _check_fill(fill, api)
     return tuple(fill) if isinstance(fill, list) else fill
@@ -331,13 +359,13 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
     and shears by `shear` degrees (a number for x, or (x, y)) about `center` (default: the image
     centre), keeping the image size."""
     kind = image_kind(img, "affine")
-    if not isinstance(angle, numbers.Number):
-        raise TypeError(f"affine: angle should be a number, but received {type(angle).__name__}")
+    _check_angle(angle, "affine")
     if not isinstance(translate, (list, tuple)) or len(translate) != 2:
         raise TypeError(f"affine: translate should be a sequence of 2 numbers, but received "
                         f"{translate!r}")
-    if not isinstance(scale, numbers.Number) or scale <= 0:
-        raise ValueError(f"affine: scale should be a positive number, but received {scale!r}")
+    if not isinstance(scale, numbers.Number) or not scale > 0 or not math.isfinite(scale):
+        raise ValueError(f"affine: scale should be a finite positive number, but received "
+                         f"{scale!r}")
     if isinstance(shear, numbers.Number):
         shear = [shear, 0.0]
     elif isinstance(shear, (list, tuple)) and len(shear) in (1, 2):
@@ -345,6 +373,9 @@ def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0,
     else:
         raise TypeError(f"affine: shear should be a number or a sequence of 1 or 2 numbers, but "
                         f"received {shear!r}")
+    if not all(isinstance(v, numbers.Real) and math.isfinite(v) for v in list(translate) + shear):
+        raise ValueError(f"affine: translate and shear should be finite numbers, but received "
+                         f"{translate!r} and {shear!r}")
     if center is not None and (not isinstance(center, (list, tuple)) or len(center) != 2):
         raise TypeError(f"affine: center should be None or a sequence of 2 numbers, but received "
                         f"{center!r}")
@@ -366,8 +397,7 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
     """Rotates by `angle` degrees counter-clockwise about `center` (default: the image centre);
     expand=True enlarges the output to hold the whole rotated image."""
     kind = image_kind(img, "rotate")
-    if not isinstance(angle, numbers.Number):
-        raise TypeError(f"rotate: angle should be a number, but received {type(angle).__name__}")
+    _check_angle(angle, "rotate")
     _check_interpolation(interpolation, kind, "rotate", _WARP_INTERPOLATIONS, _WARP_INTERPOLATIONS)
     if center is not None and (not isinstance(center, (list, tuple)) or len(center) != 2):
         raise TypeError(f"rotate: center should be None or a sequence of 2 numbers, but received "
@@ -488,8 +518,11 @@ def erase(img, i, j, h, w, v, inplace=False):
         two_dims = kind == "numpy" and img.ndim == 2 or kind == "pil" and F_pil.channels(img) == 1
         if two_dims and isinstance(v, np.ndarray) and v.ndim == 3:
             v = v[..., 0]  # per-channel values of a single-channel image without its channel axis
-    if kind == "pil":
-        return F_pil.erase(img, i, j, h, w, v)
-    if kind == "numpy":
-        return F_cv2.erase(img, i, j, h, w, v, inplace)
-    return F_t.erase(img, i, j, h, w, v, inplace)
+    try:
+        if kind == "pil":
+            return F_pil.erase(img, i, j, h, w, v)
+        if kind == "numpy":
+            return F_cv2.erase(img, i, j, h, w, v, inplace)
+        return F_t.erase(img, i, j, h, w, v, inplace)
+    except OverflowError as error:
+        raise ValueError(f"erase: the value does not fit the image's pixels ({error})") from None

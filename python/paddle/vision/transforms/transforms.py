@@ -251,15 +251,15 @@ class Transpose(BaseTransform):
         self.order = order
 
     def _apply_image(self, img):
-        if F._is_tensor_image(img):
-            return img.transpose(list(self.order))
         if F._is_pil_image(img):
             img = np.asarray(img)
-        if img.ndim == 2:
+        if not F._is_tensor_image(img) and img.ndim == 2:
             img = img[..., np.newaxis]
-        if sorted(self.order) != list(range(img.ndim)):
-            raise ValueError(f"Transpose: order should be a permutation of the {img.ndim} axes, "
-                             f"but received {tuple(self.order)}")
+        if sorted(self.order) != list(range(len(img.shape))):
+            raise ValueError(f"Transpose: order should be a permutation of the {len(img.shape)} "
+                             f"axes, but received {tuple(self.order)}")
+        if F._is_tensor_image(img):
+            return img.transpose(list(self.order))
         return img.transpose(self.order)
 
 
@@ -604,6 +604,11 @@ class RandomErasing(BaseTransform):
                             f"received {type(value).__name__}")
         if isinstance(value, str) and value != "random":
             raise ValueError(f"RandomErasing: a string value should be 'random', but received "
+                             f"{value!r}")
+        numbers_given = [value] if isinstance(value, numbers.Number) else \
+            (list(value) if isinstance(value, (tuple, list)) else [])
+        if not all(isinstance(v, numbers.Real) and math.isfinite(v) for v in numbers_given):
+            raise ValueError(f"RandomErasing: value should hold finite numbers, but received "
                              f"{value!r}")
         if isinstance(value, (tuple, list)) and len(value) not in (1, 3):
             raise ValueError(f"RandomErasing: value should be a number or a sequence of 1 or 3 "
