@@ -4,7 +4,7 @@ from . import ops  # noqa: F401
 from . import transforms  # noqa: F401
 from . import datasets  # noqa: F401
 from .datasets import (Cifar10, Cifar100, DatasetFolder, FashionMNIST, Flowers, ImageFolder,  # noqa: F401
-                       MNIST)
+                       MNIST, VOC2012)
 from .image import get_image_backend, image_load, set_image_backend  # noqa: F401
 from .transforms import (BaseTransform, BrightnessTransform, CenterCrop, ColorJitter, Compose,  # noqa: F401
                          ContrastTransform, Grayscale, HueTransform, Normalize, Pad, RandomCrop,

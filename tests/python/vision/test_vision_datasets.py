@@ -327,6 +327,52 @@ def test_flowers_errors(tmp_path, isolated_home):
         datasets.Flowers(str(broken), label_file, setid_file)
 
 
+# ---- VOC2012 ----
+
+def _voc_archive(path, names_by_split, count=3):
+    rng = np.random.RandomState(5)
+    members = {}
+    for index in range(count):
+        name = f"2007_{index:06}"
+        image, mask = io.BytesIO(), io.BytesIO()
+        Image.fromarray(rng.randint(0, 256, (4 + index, 6, 3)).astype(np.uint8)).save(image, "JPEG")
+        Image.fromarray(rng.randint(0, 21, (4 + index, 6)).astype(np.uint8)).save(mask, "PNG")
+        members[f"VOCdevkit/VOC2012/JPEGImages/{name}.jpg"] = image.getvalue()
+        members[f"VOCdevkit/VOC2012/SegmentationClass/{name}.png"] = mask.getvalue()
+    for split, indexes in names_by_split.items():
+        members[f"VOCdevkit/VOC2012/ImageSets/Segmentation/{split}.txt"] = \
+            "".join(f"2007_{i:06}\n" for i in indexes).encode()
+    with tarfile.open(path, "w") as archive:
+        for name, payload in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(payload)
+            archive.addfile(info, io.BytesIO(payload))
+    return str(path)
+
+
+def test_voc2012_reads_the_archive(tmp_path):
+    path = _voc_archive(tmp_path / "VOCtrainval_11-May-2012.tar",
+                        {"trainval": [0, 1, 2], "train": [1], "val": [2, 0]})
+    train = datasets.VOC2012(path, mode="train")
+    assert len(train) == 3
+    image, mask = train[1]
+    assert image.size == (6, 5) and mask.mode == "L" and mask.size == (6, 5)
+    valid = datasets.VOC2012(path, mode="valid", backend="cv2")
+    image, mask = valid[0]
+    assert image.shape == (6, 6, 3) and image.dtype == np.float32 and mask.shape == (6, 6)
+    assert len(datasets.VOC2012(path, mode="test")) == 1
+    restored = pickle.loads(pickle.dumps(train))
+    assert restored[2][0].size == (6, 6)
+
+
+def test_voc2012_errors(tmp_path, isolated_home):
+    with pytest.raises(FileNotFoundError, match="VOCtrainval_11-May-2012.tar"):
+        datasets.VOC2012()
+    path = _voc_archive(tmp_path / "partial.tar", {"train": [0]})
+    with pytest.raises(ValueError, match="partial.tar has no member .*trainval.txt"):
+        datasets.VOC2012(path)
+
+
 # ---- DatasetFolder / ImageFolder ----
 
 def _image_tree(root):
