@@ -107,9 +107,9 @@ def _apply_axis_weights(weights, data, axis):
     tap_weights = np.take_along_axis(weights, columns, axis=1)
     shape = [1] * data.ndim
     shape[axis] = -1
-    result = 0.0
-    for tap in range(taps):
-        result = result + tap_weights[:, tap].reshape(shape) * np.take(data, columns[:, tap], axis)
+    result = tap_weights[:, 0].reshape(shape) * np.take(data, columns[:, 0], axis)
+    for tap in range(1, taps):
+        result += tap_weights[:, tap].reshape(shape) * np.take(data, columns[:, tap], axis)
     return result
 
 
@@ -119,8 +119,10 @@ def resize(img, size, interpolation):
     data = _with_channels(img)
     rows = _axis_weights(data.shape[0], out_h, interpolation)
     cols = _axis_weights(data.shape[1], out_w, interpolation)
-    values = _apply_axis_weights(rows, data.astype(np.float64), axis=0)
-    values = _apply_axis_weights(cols, values, axis=1)
+    # float32 keeps 8- and 16-bit pixels and float32 images exact enough, at half the traffic.
+    compute = np.float32 if data.dtype.itemsize <= 2 or data.dtype == np.float32 else np.float64
+    values = _apply_axis_weights(rows.astype(compute), data.astype(compute, copy=False), axis=0)
+    values = _apply_axis_weights(cols.astype(compute), values, axis=1)
     return _like_input(_cast_back(values, img.dtype), img)
 
 

@@ -72,11 +72,11 @@ def crop(img, top, left, height, width, data_format="CHW"):
 
 
 def hflip(img, data_format="CHW"):
-    return _map_images(img, data_format, F_np.hflip)
+    return _to_tensor(np.flip(img.numpy(), -1 if data_format == "CHW" else -2), img)
 
 
 def vflip(img, data_format="CHW"):
-    return _map_images(img, data_format, F_np.vflip)
+    return _to_tensor(np.flip(img.numpy(), -2 if data_format == "CHW" else -3), img)
 
 
 def _max_value(array):
