@@ -121,6 +121,11 @@ def test_mnist_damaged_files_name_the_file(tmp_path):
         datasets.MNIST(image_path, str(not_gzip))
     with pytest.raises(ValueError, match="is not an idx1 label file"):
         datasets.MNIST(image_path, image_path)
+    huge = tmp_path / "huge.gz"
+    with gzip.open(huge, "wb") as stream:
+        stream.write(struct.pack(">IIII", 2051, 20, 60000, 60000))
+    with pytest.raises(ValueError, match="huge.gz is corrupt: its header claims 20 images"):
+        datasets.MNIST(str(huge), label_path)
     _, other_labels = _write_idx(tmp_path, "other", images[:5], labels[:5])
     with pytest.raises(ValueError, match="holds 20 images but the label file holds 5 labels"):
         datasets.MNIST(image_path, other_labels)

@@ -49,6 +49,12 @@ def _read_images(stream, path, api, label_count, buffer_size):
     if count != label_count:
         raise ValueError(f"{api}: {path} holds {count} images but the label file holds "
                          f"{label_count} labels")
+    # DEFLATE expands at most 1032:1; a header claiming more than the file can hold is corrupt
+    # (and must not make us allocate it).
+    claimed = count * rows * cols
+    if claimed > 1032 * os.path.getsize(path) + 1024:
+        raise ValueError(f"{api}: {path} is corrupt: its header claims {count} images of "
+                         f"{rows}x{cols}, more than a {os.path.getsize(path)}-byte gzip file holds")
     images = np.empty((count, rows, cols), np.uint8)
     for start in range(0, count, buffer_size):
         stop = min(start + buffer_size, count)
