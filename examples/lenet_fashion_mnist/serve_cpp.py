@@ -29,7 +29,7 @@ def main():
     if args.data:
         paths = {"image_path": f"{args.data}/t10k-images-idx3-ubyte.gz",
                  "label_path": f"{args.data}/t10k-labels-idx1-ubyte.gz"}
-    test = FashionMNIST(mode="test", download=False, backend="cv2", **paths)
+    test = FashionMNIST(mode="test", backend="cv2", **paths)
     # A stride through the test set, so the images are of several classes.
     indices = np.linspace(0, len(test) - 1, args.count).astype(int)
     images = np.stack([np.asarray(test[i][0], dtype=np.float32) for i in indices])

@@ -57,7 +57,7 @@ def datasets(data_dir):
         if data_dir:
             paths = {"image_path": os.path.join(data_dir, f"{prefix}-images-idx3-ubyte.gz"),
                      "label_path": os.path.join(data_dir, f"{prefix}-labels-idx1-ubyte.gz")}
-        splits.append(FashionMNIST(mode=mode, transform=transform, download=False, **paths))
+        splits.append(FashionMNIST(mode=mode, transform=transform, **paths))
     return splits
 
 
