@@ -41,6 +41,7 @@ from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enab
 from .device import get_device, is_compiled_with_cuda, set_device  # noqa: E402,F401
 from .framework import get_flags, get_rng_state, seed, set_flags, set_rng_state  # noqa: E402,F401
 from . import metric, nn, optimizer, regularizer, utils  # noqa: E402,F401
+from . import io  # noqa: E402,F401
 from .framework.io import load, save  # noqa: E402,F401
 from .nn.param_attr import ParamAttr  # noqa: E402,F401
 from .nn.parameter import create_parameter  # noqa: E402,F401
