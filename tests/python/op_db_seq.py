@@ -124,7 +124,7 @@ def beam_search_decode_errors():
         ErrorSample([ids, scores, [int64([1, 0])], offsets], {"beam_size": 2}, ValueError,
                     "'parent_idx[0]' must be non-decreasing prefix rows in [0, 2)"),
         ErrorSample([ids, scores, parents, [int64([0, 2])]], {"beam_size": 1}, ValueError,
-                    "more than beam_size (1) candidates"),
+                    "source 0 has 2 candidates at step 0, more than beam_size (1)"),
         ErrorSample([ids, scores, parents, [int64([1, 2])]], {"beam_size": 2}, ValueError,
                     "'source_offsets[0]' must be offsets from 0 to 2"),
     ]

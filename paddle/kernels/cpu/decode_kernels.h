@@ -201,9 +201,13 @@ void BeamSearchDecodeKernel(const Context& ctx, const std::vector<const DenseTen
   }
 
   const size_t sources = source_level[0].size() - 1;
-  std::vector<std::vector<decode_detail::Sentence<T>>> sentences(
-      sources, std::vector<decode_detail::Sentence<T>>(beams));
-  // The candidate row of each of a source's sentences at the step being traced.
+  // Allocated first: beam_size sentences per source, most of them possibly empty, are what a
+  // beam_size too large for memory asks for.
+  sentence_offsets->Resize(DDim({static_cast<int64_t>(sources * beams) + 1}));
+  int64_t* out_offsets = ctx.template Alloc<int64_t>(sentence_offsets);
+  // The sentences of each source (one per candidate of its last step), and the candidate row
+  // of each at the step being traced.
+  std::vector<std::vector<decode_detail::Sentence<T>>> sentences(sources);
   std::vector<std::vector<int64_t>> sentence_rows(sources);
   for (size_t t = steps; t-- > 0;) {
     const int64_t* id = ids[t]->data<int64_t>();
@@ -215,21 +219,22 @@ void BeamSearchDecodeKernel(const Context& ctx, const std::vector<const DenseTen
       if (rows.empty()) {
         // The source's last step (it finished here, or this is the last step): each candidate
         // starts a sentence.
-        for (int64_t c = prefix_start[source_level[t][s]]; c < prefix_start[source_level[t][s + 1]];
-             ++c) {
-          PD_CHECK(rows.size() < beams,
-                   errors::InvalidArgument(op, ": source ", s, " has more than beam_size (",
-                                           beam_size, ") candidates at step ", t));
-          source_sentences[rows.size()].ids.push_back(id[c]);
-          source_sentences[rows.size()].scores.push_back(score[c]);
+        const int64_t first = prefix_start[source_level[t][s]];
+        const int64_t last = prefix_start[source_level[t][s + 1]];
+        PD_CHECK(last - first <= static_cast<int64_t>(beams),
+                 errors::InvalidArgument(op, ": source ", s, " has ", last - first,
+                                         " candidates at step ", t, ", more than beam_size (",
+                                         beam_size, ")"));
+        for (int64_t c = first; c < last; ++c) {
+          source_sentences.push_back({{id[c]}, {score[c]}});
           rows.push_back(c);
         }
       } else {
         for (size_t k = 0; k < rows.size(); ++k) {
           const int64_t c = rows[k];
           auto& sentence = source_sentences[k];
-          // An end_id after the sentence's end only repeats it.
-          if (id[c] != end_id || sentence.ids.empty()) {
+          // An end_id before a sentence's last token only repeats its end.
+          if (id[c] != end_id) {
             sentence.ids.push_back(id[c]);
             sentence.scores.push_back(score[c]);
           }
@@ -243,34 +248,30 @@ void BeamSearchDecodeKernel(const Context& ctx, const std::vector<const DenseTen
     }
   }
 
-  // Best final score first; the empty sentences of a source with fewer candidates last.
+  // Best final score first, then the empty sentences of a source of fewer candidates.
   int64_t total = 0;
   for (auto& source_sentences : sentences) {
-    std::stable_sort(source_sentences.begin(), source_sentences.end(),
-                     [](const auto& a, const auto& b) {
-                       if (a.scores.empty() || b.scores.empty())
-                         return b.scores.empty() && !a.scores.empty();
-                       return a.scores.front() > b.scores.front();
-                     });
+    std::stable_sort(
+        source_sentences.begin(), source_sentences.end(),
+        [](const auto& a, const auto& b) { return a.scores.front() > b.scores.front(); });
     for (const auto& sentence : source_sentences)
       total += static_cast<int64_t>(sentence.ids.size());
   }
   sentence_ids->Resize(DDim({total}));
   sentence_scores->Resize(DDim({total}));
-  sentence_offsets->Resize(DDim({static_cast<int64_t>(sources * beams) + 1}));
   int64_t* out_id = ctx.template Alloc<int64_t>(sentence_ids);
   T* out_score = ctx.template Alloc<T>(sentence_scores);
-  int64_t* out_offsets = ctx.template Alloc<int64_t>(sentence_offsets);
   int64_t n = 0;
-  out_offsets[0] = 0;
-  size_t index = 1;
+  int64_t* offset = out_offsets;
+  *offset++ = 0;
   for (const auto& source_sentences : sentences) {
     for (const auto& sentence : source_sentences) {
-      n = std::copy(sentence.ids.rbegin(), sentence.ids.rend(), out_id + n) - out_id;
-      std::copy(sentence.scores.rbegin(), sentence.scores.rend(),
-                out_score + n - sentence.ids.size());
-      out_offsets[index++] = n;
+      std::copy(sentence.ids.rbegin(), sentence.ids.rend(), out_id + n);
+      std::copy(sentence.scores.rbegin(), sentence.scores.rend(), out_score + n);
+      n += static_cast<int64_t>(sentence.ids.size());
+      *offset++ = n;
     }
+    offset = std::fill_n(offset, beams - source_sentences.size(), n);
   }
 }
 
