@@ -10,6 +10,8 @@ import sys
 import numpy as np
 import pytest
 
+import paddle
+from static_testing import static_mode
 from inference_models import executor_outputs, save_cnn, save_mlp
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -83,6 +85,30 @@ def test_cpp_program_reports_bad_input(serve_model, tmp_path):
     assert done.returncode == 1 and "shape [-1, 6]" in done.stderr, done.stderr
     done = serve(serve_model, str(tmp_path / "missing"), [])
     assert done.returncode == 1 and "missing.pdmodel" in done.stderr, done.stderr
+
+
+def test_cpp_program_feeds_and_prints_integer_tensors(serve_model, tmp_path):
+    """Token ids in (int64) and class indices out (int64) beside float scores: serve_model feeds
+    each input as the type the model declares and prints each output as its own type."""
+    with static_mode():
+        paddle.seed(4)
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            ids = paddle.static.data("ids", [None, 5], "int64")
+            scores = paddle.static.nn.fc(paddle.nn.Embedding(20, 4)(ids).reshape([-1, 20]), 3)
+            best = paddle.argmax(scores, axis=1)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        prefix = str(tmp_path / "ids")
+        paddle.static.save_inference_model(prefix, [ids], [scores, best], exe, program=main)
+    x = np.array([[1, 19, 3, 0, 7], [2, 2, 2, 2, 2]], dtype="int64")
+    done = serve(serve_model, prefix, [x])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    expected_scores, expected_best = executor_outputs(prefix, [x])
+    np.testing.assert_allclose(np.array(lines[2].split(), dtype=np.float64).reshape(2, 3),
+                               expected_scores, rtol=1e-5, atol=1e-6)
+    assert lines[5].split() == [str(int(v)) for v in expected_best]  # printed as integers
 
 
 C_PROGRAM = r"""
