@@ -39,7 +39,7 @@ def _draw_panel(draw, left, title, series):
             draw.line(points, fill=colour, width=2)
         for x, y in points:
             draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=colour)
-        draw.text((right - 60, top + 6 + 14 * row), split, fill=colour)
+        draw.text((right - 90 + 45 * row, 4), split, fill=colour)  # the legend, beside the title
 
 
 def save_curves(path, history):

@@ -26,26 +26,32 @@ from curves import save_curves  # noqa: E402
 
 
 class History(paddle.callbacks.Callback):
-    """Per epoch: the mean training loss and accuracy over the epoch's batches, and the eval loss
-    and accuracy."""
+    """Per epoch: the mean loss over the epoch's training batches and over the eval batches, and
+    the training and eval accuracy. (The logs' "loss" is the last batch's.)"""
 
     def __init__(self):
         super().__init__()
         self.curves = {"loss": {"train": [], "eval": []}, "accuracy": {"train": [], "eval": []}}
-        self._batch_losses = []
+        self._train_losses, self._eval_losses = [], []
 
     def on_epoch_begin(self, epoch, logs=None):
-        self._batch_losses = []
+        self._train_losses = []
 
     def on_train_batch_end(self, step, logs=None):
-        self._batch_losses.append(float(np.mean(logs["loss"])))
+        self._train_losses.append(float(np.mean(logs["loss"])))
+
+    def on_eval_begin(self, logs=None):
+        self._eval_losses = []
+
+    def on_eval_batch_end(self, step, logs=None):
+        self._eval_losses.append(float(np.mean(logs["loss"])))
 
     def on_epoch_end(self, epoch, logs=None):
-        self.curves["loss"]["train"].append(float(np.mean(self._batch_losses)))
+        self.curves["loss"]["train"].append(float(np.mean(self._train_losses)))
         self.curves["accuracy"]["train"].append(float(logs["acc"]))
 
     def on_eval_end(self, logs=None):
-        self.curves["loss"]["eval"].append(float(np.mean(logs["loss"])))
+        self.curves["loss"]["eval"].append(float(np.mean(self._eval_losses)))
         self.curves["accuracy"]["eval"].append(float(logs["acc"]))
 
 
