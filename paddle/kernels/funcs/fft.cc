@@ -1,0 +1,341 @@
+#include "paddle/kernels/funcs/fft.h"
+
+#include <kissfft/kiss_fft.h>
+#include <kissfft/kiss_fftr.h>
+
+#include <kissfft/kissfft.hh>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+
+#include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/parallel_for.h"
+
+namespace paddle::funcs {
+
+double FftScale(const std::string& normalization, bool forward, int64_t n) {
+  if (normalization == "ortho") return 1.0 / std::sqrt(static_cast<double>(n));
+  if (normalization == "backward") return forward ? 1.0 : 1.0 / static_cast<double>(n);
+  if (normalization == "forward") return forward ? 1.0 / static_cast<double>(n) : 1.0;
+  PD_THROW(errors::InvalidArgument("fft: 'normalization' must be 'backward', 'forward' or "
+                                   "'ortho', received '",
+                                   normalization, "'"));
+}
+
+namespace {
+
+// The plans. A plan serves one thread at a time: kiss_fftr keeps its scratch buffer in its
+// state, and the C++ template keeps one for its prime radices.
+
+// Complex transforms of n points; the input may be strided, the output is contiguous.
+template <typename T>
+class ComplexPlan;
+
+template <>
+class ComplexPlan<float> {
+ public:
+  ComplexPlan(int64_t n, bool inverse)
+      : cfg_(kiss_fft_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
+    PD_CHECK(cfg_ != nullptr, errors::ResourceExhausted("fft: no memory for a plan of ", n,
+                                                        " points"));
+  }
+  ~ComplexPlan() { kiss_fft_free(cfg_); }
+  ComplexPlan(const ComplexPlan&) = delete;
+  ComplexPlan& operator=(const ComplexPlan&) = delete;
+
+  void Transform(const std::complex<float>* in, int64_t in_stride,
+                 std::complex<float>* out) const {
+    kiss_fft_stride(cfg_, reinterpret_cast<const kiss_fft_cpx*>(in),
+                    reinterpret_cast<kiss_fft_cpx*>(out), static_cast<int>(in_stride));
+  }
+
+ private:
+  kiss_fft_cfg cfg_;
+};
+
+template <>
+class ComplexPlan<double> {
+ public:
+  ComplexPlan(int64_t n, bool inverse) : fft_(static_cast<std::size_t>(n), inverse) {}
+
+  void Transform(const std::complex<double>* in, int64_t in_stride,
+                 std::complex<double>* out) const {
+    fft_.transform(in, out, 0, 1, static_cast<std::size_t>(in_stride));
+  }
+
+ private:
+  kissfft<double> fft_;
+};
+
+// Real transforms of an even number n of points: Forward gives bins 0..n/2 of a contiguous real
+// signal. Inverse (float only) gives the real signal of bins 0..n/2, unscaled.
+template <typename T>
+class RealPlan;
+
+template <>
+class RealPlan<float> {
+ public:
+  RealPlan(int64_t n, bool inverse)
+      : cfg_(kiss_fftr_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
+    PD_CHECK(cfg_ != nullptr, errors::ResourceExhausted("fft: no memory for a plan of ", n,
+                                                        " points"));
+  }
+  ~RealPlan() { kiss_fftr_free(cfg_); }
+  RealPlan(const RealPlan&) = delete;
+  RealPlan& operator=(const RealPlan&) = delete;
+
+  void Forward(const float* in, std::complex<float>* bins) const {
+    kiss_fftr(cfg_, in, reinterpret_cast<kiss_fft_cpx*>(bins));
+  }
+  void Inverse(const std::complex<float>* bins, float* out) const {
+    kiss_fftri(cfg_, reinterpret_cast<const kiss_fft_cpx*>(bins), out);
+  }
+
+ private:
+  kiss_fftr_cfg cfg_;
+};
+
+// The template has the forward real transform only: a complex one of n / 2 points on the signal
+// read as pairs, then its post-processing, which leaves bin n / 2 in the imaginary part of bin 0.
+template <>
+class RealPlan<double> {
+ public:
+  RealPlan(int64_t n, bool inverse) : half_n_(n / 2), half_(static_cast<std::size_t>(n / 2), inverse) {}
+
+  void Forward(const double* in, std::complex<double>* bins) const {
+    half_.transform_real(in, bins);
+    bins[half_n_] = std::complex<double>(bins[0].imag(), 0.0);
+    bins[0] = std::complex<double>(bins[0].real(), 0.0);
+  }
+
+ private:
+  int64_t half_n_;
+  kissfft<double> half_;
+};
+
+// Plans outlive a call: making one costs a sine and a cosine per point, as much as a transform
+// of a few thousand points. Each (length, direction) keeps the plans its threads gave back.
+template <typename Plan>
+class PlanCache {
+ public:
+  static PlanCache& Instance() {
+    static PlanCache cache;
+    return cache;
+  }
+
+  std::unique_ptr<Plan> Take(int64_t n, bool inverse) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = free_.find({n, inverse});
+      if (it != free_.end() && !it->second.empty()) {
+        std::unique_ptr<Plan> plan = std::move(it->second.back());
+        it->second.pop_back();
+        return plan;
+      }
+    }
+    return std::make_unique<Plan>(n, inverse);
+  }
+
+  void Give(int64_t n, bool inverse, std::unique_ptr<Plan> plan) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // A program sees few lengths; many means lengths that vary call to call, kept no longer.
+    if (free_.size() >= kMaxLengths && free_.count({n, inverse}) == 0) free_.clear();
+    auto& plans = free_[{n, inverse}];
+    if (plans.size() < kMaxPerLength) plans.push_back(std::move(plan));
+  }
+
+ private:
+  static constexpr std::size_t kMaxLengths = 32;
+  static constexpr std::size_t kMaxPerLength = 16;
+  std::mutex mutex_;
+  std::map<std::pair<int64_t, bool>, std::vector<std::unique_ptr<Plan>>> free_;
+};
+
+// A plan held by one thread for the lines of its chunk.
+template <typename Plan>
+class PlanLease {
+ public:
+  PlanLease(int64_t n, bool inverse)
+      : n_(n), inverse_(inverse), plan_(PlanCache<Plan>::Instance().Take(n, inverse)) {}
+  ~PlanLease() { PlanCache<Plan>::Instance().Give(n_, inverse_, std::move(plan_)); }
+  PlanLease(const PlanLease&) = delete;
+  PlanLease& operator=(const PlanLease&) = delete;
+  const Plan& operator*() const { return *plan_; }
+  const Plan* operator->() const { return plan_.get(); }
+
+ private:
+  int64_t n_;
+  bool inverse_;
+  std::unique_ptr<Plan> plan_;
+};
+
+// The lines along `axis`: line l starts at (l / inner) * len * inner + l % inner, its points
+// `inner` apart.
+struct Lines {
+  int64_t outer = 1;
+  int64_t inner = 1;
+  Lines(const std::vector<int64_t>& dims, int axis) {
+    for (int d = 0; d < axis; ++d) outer *= dims[d];
+    for (int d = axis + 1; d < static_cast<int>(dims.size()); ++d) inner *= dims[d];
+  }
+  int64_t count() const { return outer * inner; }
+  int64_t Start(int64_t line, int64_t len) const {
+    return (line / inner) * len * inner + line % inner;
+  }
+};
+
+// Runs fn(begin, end) over the lines, in parallel when there are enough points.
+template <typename Fn>
+void ForLines(int64_t lines, int64_t points_per_line, Fn&& fn) {
+  const int64_t threshold = std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(
+                                                                          1, points_per_line));
+  ParallelFor(lines, fn, threshold);
+}
+
+}  // namespace
+
+template <typename T>
+void FftC2CAxis(const std::complex<T>* in, std::complex<T>* out, const std::vector<int64_t>& dims,
+                int axis, bool forward, T scale) {
+  const int64_t n = dims[axis];
+  const Lines lines(dims, axis);
+  if (n == 0 || lines.count() == 0) return;
+  ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
+    PlanLease<ComplexPlan<T>> plan(n, !forward);
+    std::vector<std::complex<T>> line(n);
+    for (int64_t l = begin; l < end; ++l) {
+      const int64_t start = lines.Start(l, n);
+      plan->Transform(in + start, lines.inner, line.data());
+      std::complex<T>* dst = out + start;
+      for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = line[k] * scale;
+    }
+  });
+}
+
+template <typename T>
+void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& in_dims, int axis,
+                bool forward, bool onesided, T scale) {
+  const int64_t n = in_dims[axis];
+  const int64_t out_len = onesided ? n / 2 + 1 : n;
+  const Lines lines(in_dims, axis);
+  if (n == 0 || lines.count() == 0) return;
+  // An odd length has no real plan (kiss_fftr needs an even one): its lines are complex ones.
+  const bool real_plan = n % 2 == 0;
+  ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
+    std::unique_ptr<PlanLease<RealPlan<T>>> real;
+    std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;
+    if (real_plan) {
+      real = std::make_unique<PlanLease<RealPlan<T>>>(n, false);
+    } else {
+      complex = std::make_unique<PlanLease<ComplexPlan<T>>>(n, false);
+    }
+    std::vector<T> signal(real_plan ? n : 0);
+    std::vector<std::complex<T>> points(real_plan ? 0 : n);
+    // Bins 0..n/2 from a real plan, all n from a complex one.
+    std::vector<std::complex<T>> bins(real_plan ? n / 2 + 1 : n);
+    for (int64_t l = begin; l < end; ++l) {
+      const T* src = in + lines.Start(l, n);
+      if (real_plan) {
+        const T* contiguous = src;
+        if (lines.inner != 1) {
+          for (int64_t k = 0; k < n; ++k) signal[k] = src[k * lines.inner];
+          contiguous = signal.data();
+        }
+        (**real).Forward(contiguous, bins.data());
+      } else {
+        for (int64_t k = 0; k < n; ++k) points[k] = std::complex<T>(src[k * lines.inner], T(0));
+        (**complex).Transform(points.data(), 1, bins.data());
+      }
+      std::complex<T>* dst = out + lines.Start(l, out_len);
+      for (int64_t k = 0; k < out_len; ++k) {
+        // Past n / 2 a real plan's bins are the conjugates of those before.
+        std::complex<T> v = k < static_cast<int64_t>(bins.size()) ? bins[k] : std::conj(bins[n - k]);
+        // The inverse direction's spectrum of a real signal is the forward one's conjugate.
+        if (!forward) v = std::conj(v);
+        dst[k * lines.inner] = v * scale;
+      }
+    }
+  });
+}
+
+namespace {
+
+// The real signals of half spectra (bins 0..n/2 of each line, conjugated already for the
+// forward direction) by a complex inverse transform of the full Hermitian spectrum.
+template <typename T>
+void HalfSpectrumToSignal(const ComplexPlan<T>& plan, int64_t n, std::vector<std::complex<T>>* half,
+                          std::vector<std::complex<T>>* full, std::vector<std::complex<T>>* signal) {
+  for (int64_t k = 0; k <= n / 2; ++k) (*full)[k] = (*half)[k];
+  for (int64_t k = n / 2 + 1; k < n; ++k) (*full)[k] = std::conj((*half)[n - k]);
+  // Bin 0 and (n even) bin n / 2 stand for real values; their imaginary parts only add to the
+  // imaginary part of the result, which is dropped.
+  plan.Transform(full->data(), 1, signal->data());
+}
+
+}  // namespace
+
+template <typename T>
+void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
+                const std::vector<int64_t>& out_dims, int axis, bool forward, T scale) {
+  const int64_t n = out_dims[axis];
+  const Lines lines(out_dims, axis);
+  if (n == 0 || lines.count() == 0) return;
+  const int64_t used = std::min(in_len, n / 2 + 1);
+  // float has kiss_fftri for even lengths; double (whose template has no inverse real
+  // transform) and odd lengths go through the complex inverse transform.
+  const bool real_plan = std::is_same_v<T, float> && n % 2 == 0;
+  ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
+    std::vector<std::complex<T>> half(n / 2 + 1);
+    std::vector<std::complex<T>> full;
+    std::vector<std::complex<T>> points;
+    std::vector<T> signal;
+    std::unique_ptr<PlanLease<RealPlan<T>>> real;
+    std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;
+    if (real_plan) {
+      real = std::make_unique<PlanLease<RealPlan<T>>>(n, true);
+      signal.resize(n);
+    } else {
+      complex = std::make_unique<PlanLease<ComplexPlan<T>>>(n, true);
+      full.resize(n);
+      points.resize(n);
+    }
+    for (int64_t l = begin; l < end; ++l) {
+      const std::complex<T>* src = in + lines.Start(l, in_len);
+      for (int64_t k = 0; k < used; ++k) {
+        // The forward direction's real signal is that of the conjugate spectrum inverted.
+        half[k] = forward ? std::conj(src[k * lines.inner]) : src[k * lines.inner];
+      }
+      std::fill(half.begin() + used, half.end(), std::complex<T>());
+      T* dst = out + lines.Start(l, n);
+      if constexpr (std::is_same_v<T, float>) {
+        if (real_plan) {
+          (**real).Inverse(half.data(), signal.data());
+          for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = signal[k] * scale;
+          continue;
+        }
+      }
+      HalfSpectrumToSignal(**complex, n, &half, &full, &points);
+      for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = points[k].real() * scale;
+    }
+  });
+}
+
+template void FftC2CAxis<float>(const std::complex<float>*, std::complex<float>*,
+                                const std::vector<int64_t>&, int, bool, float);
+template void FftC2CAxis<double>(const std::complex<double>*, std::complex<double>*,
+                                 const std::vector<int64_t>&, int, bool, double);
+template void FftR2CAxis<float>(const float*, std::complex<float>*, const std::vector<int64_t>&,
+                                int, bool, bool, float);
+template void FftR2CAxis<double>(const double*, std::complex<double>*,
+                                 const std::vector<int64_t>&, int, bool, bool, double);
+template void FftC2RAxis<float>(const std::complex<float>*, int64_t, float*,
+                                const std::vector<int64_t>&, int, bool, float);
+template void FftC2RAxis<double>(const std::complex<double>*, int64_t, double*,
+                                 const std::vector<int64_t>&, int, bool, double);
+
+}  // namespace paddle::funcs
