@@ -104,8 +104,9 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
     if x.shape[-1] < n_fft:
         raise ValueError(f"paddle.signal.stft(): n_fft ({n_fft}) must not exceed the "
                          f"{'padded ' if center else ''}signal length ({x.shape[-1]})")
-    frames = frame(x, n_fft, hop_length, axis=-1).transpose([0, 2, 1])  # [batch, frames, n_fft]
-    frames = multiply(frames, window)
+    # [batch, n_fft, frames], transformed along axis 1 as it lies: Paddle moves n_fft last and
+    # back, which costs two copies of the frames and changes nothing.
+    frames = multiply(frame(x, n_fft, hop_length, axis=-1), window.unsqueeze(-1))
     norm = "ortho" if normalized else "backward"
     complex_frames = is_complex(frames.dtype)
     if onesided is None:
@@ -114,10 +115,9 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
         raise ValueError("paddle.signal.stft(): onesided must be False for a complex input or "
                          "window")
     if complex_frames:
-        out = _C_ops.fft_c2c(frames, [2], norm, True)
+        out = _C_ops.fft_c2c(frames, [1], norm, True)
     else:
-        out = _C_ops.fft_r2c(frames, [2], norm, True, onesided)
-    out = out.transpose([0, 2, 1])  # [batch, bins, frames]
+        out = _C_ops.fft_r2c(frames, [1], norm, True, onesided)
     return out.squeeze(0) if rank == 1 else out
 
 
@@ -157,20 +157,20 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
     real_dtype = "float64" if x.dtype.name == "COMPLEX128" else "float32"
     window = _padded_window("istft", window, win_length, n_fft, real_dtype)
     norm = "ortho" if normalized else "backward"
-    x = x.transpose([0, 2, 1])  # [batch, frames, bins]
+    # Each frame's spectrum is a column of x ([batch, bins, frames]): transformed along axis 1.
     if return_complex:
         if onesided:
             raise ValueError("paddle.signal.istft(): onesided must be False when return_complex "
                              "is True")
-        frames = _C_ops.fft_c2c(x, [2], norm, False)
+        frames = _C_ops.fft_c2c(x, [1], norm, False)
     else:
         if is_complex(window.dtype):
             raise ValueError("paddle.signal.istft(): window must be real when return_complex is "
                              "False")
         if not onesided:
-            x = x[:, :, :n_fft // 2 + 1]
-        frames = _C_ops.fft_c2r(x, [2], norm, False, n_fft)
-    frames = multiply(frames, window).transpose([0, 2, 1])  # [batch, n_fft, frames]
+            x = x[:, :n_fft // 2 + 1, :]
+        frames = _C_ops.fft_c2r(x, [1], norm, False, n_fft)
+    frames = multiply(frames, window.unsqueeze(-1))  # [batch, n_fft, frames]
     out = overlap_add(frames, hop_length, axis=-1)  # [batch, seq_len]
     squared = multiply(window, window).unsqueeze(1)
     envelope = overlap_add(multiply(squared, ones([n_fft, num_frames], dtype=squared.dtype)),

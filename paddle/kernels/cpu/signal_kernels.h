@@ -52,14 +52,17 @@ void ResizeAxis(const std::complex<R>* src, const std::vector<int64_t>& src_dims
   const int64_t src_len = src_dims[axis];
   const int64_t dst_len = dst_dims[axis];
   const int64_t kept = std::min(src_len, dst_len) * inner;
-  funcs::ParallelFor(outer, [&](int64_t begin, int64_t end) {
-    for (int64_t o = begin; o < end; ++o) {
-      const std::complex<R>* s = src + o * src_len * inner;
-      std::complex<R>* d = dst + o * dst_len * inner;
-      for (int64_t i = 0; i < kept; ++i) d[i] = s[i] * scale;
-      std::fill(d + kept, d + dst_len * inner, std::complex<R>());
-    }
-  }, std::max<int64_t>(1, funcs::kParallelThreshold / std::max<int64_t>(1, dst_len * inner)));
+  funcs::ParallelFor(
+      outer,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t o = begin; o < end; ++o) {
+          const std::complex<R>* s = src + o * src_len * inner;
+          std::complex<R>* d = dst + o * dst_len * inner;
+          for (int64_t i = 0; i < kept; ++i) d[i] = s[i] * scale;
+          std::fill(d + kept, d + dst_len * inner, std::complex<R>());
+        }
+      },
+      std::max<int64_t>(1, funcs::kParallelThreshold / std::max<int64_t>(1, dst_len * inner)));
 }
 
 }  // namespace signal_detail
@@ -87,8 +90,7 @@ void FftC2cKernel(const Context& ctx, const DenseTensor& x, const std::vector<in
 // the others.
 template <typename T, typename Context>
 void FftR2cKernel(const Context& ctx, const DenseTensor& x, const std::vector<int64_t>& axes,
-                  const std::string& normalization, bool forward, bool onesided,
-                  DenseTensor* out) {
+                  const std::string& normalization, bool forward, bool onesided, DenseTensor* out) {
   auto* o = ctx.template Alloc<std::complex<T>>(out);
   if (x.numel() == 0) return;
   const std::vector<int64_t> dims = x.dims().ToVector();
@@ -184,28 +186,21 @@ void FftC2rGradKernel(const Context& ctx, const DenseTensor& x, const DenseTenso
 
 namespace signal_detail {
 
-// frame / overlap_add index a signal of `length` points as (outer, length, inner), and frames
-// as (outer, frame_length, frames, inner) for axis -1 (inner is 1 there) or (frames,
-// frame_length, inner) for axis 0 (outer is 1): frame t, point f is signal point t * hop + f.
+// frame / overlap_add see a signal as [outer, length, inner] and its frames as [outer,
+// frame_length, frames] (axis -1; inner is 1) or [frames, frame_length, inner] (axis 0; outer
+// is 1): point f of frame t is point t * hop + f of the signal.
 struct FrameLayout {
   int64_t outer = 1;
   int64_t inner = 1;
   int64_t length = 0;
   int64_t frame_length = 0;
   int64_t frames = 0;
-  bool last_axis = true;
-
-  int64_t FrameIndex(int64_t o, int64_t f, int64_t t, int64_t i) const {
-    return last_axis ? (o * frame_length + f) * frames + t : (t * frame_length + f) * inner + i;
-  }
-  int64_t SignalIndex(int64_t o, int64_t p, int64_t i) const { return (o * length + p) * inner + i; }
 };
 
 inline FrameLayout LayoutOf(const DDim& signal, const DDim& frames, int axis) {
   FrameLayout layout;
   const int rank = signal.size();
-  layout.last_axis = axis != 0;
-  if (layout.last_axis) {
+  if (axis != 0) {
     for (int d = 0; d < rank - 1; ++d) layout.outer *= signal[d];
     layout.length = signal[rank - 1];
     layout.frame_length = frames[frames.size() - 2];
@@ -219,26 +214,44 @@ inline FrameLayout LayoutOf(const DDim& signal, const DDim& frames, int axis) {
   return layout;
 }
 
+inline int64_t Threshold(int64_t work_per_item) {
+  return std::max<int64_t>(1, funcs::kParallelThreshold / std::max<int64_t>(1, work_per_item));
+}
+
 }  // namespace signal_detail
 
 template <typename T, typename Context>
-void FrameKernel(const Context& ctx, const DenseTensor& x, int32_t frame_length,
-                 int32_t hop_length, int32_t axis, DenseTensor* out) {
+void FrameKernel(const Context& ctx, const DenseTensor& x, int32_t frame_length, int32_t hop_length,
+                 int32_t axis, DenseTensor* out) {
   T* o = ctx.template Alloc<T>(out);
   if (out->numel() == 0) return;
   const signal_detail::FrameLayout l = signal_detail::LayoutOf(x.dims(), out->dims(), axis);
   const T* s = x.data<T>();
-  funcs::ParallelFor(l.outer * l.frame_length, [&](int64_t begin, int64_t end) {
-    for (int64_t of = begin; of < end; ++of) {
-      const int64_t o_ = of / l.frame_length;
-      const int64_t f = of % l.frame_length;
-      for (int64_t t = 0; t < l.frames; ++t) {
-        const T* src = s + l.SignalIndex(o_, t * hop_length + f, 0);
-        T* dst = o + l.FrameIndex(o_, f, t, 0);
-        std::copy(src, src + l.inner, dst);
-      }
-    }
-  }, std::max<int64_t>(1, funcs::kParallelThreshold / std::max<int64_t>(1, l.frames * l.inner)));
+  if (axis != 0) {
+    // Each row f of a frames matrix [frame_length, frames] reads the signal hop_length apart.
+    funcs::ParallelFor(
+        l.outer * l.frame_length,
+        [&](int64_t begin, int64_t end) {
+          for (int64_t row = begin; row < end; ++row) {
+            const T* src = s + (row / l.frame_length) * l.length + row % l.frame_length;
+            T* dst = o + row * l.frames;
+            for (int64_t t = 0; t < l.frames; ++t) dst[t] = src[t * hop_length];
+          }
+        },
+        signal_detail::Threshold(l.frames));
+    return;
+  }
+  // Frame t is the signal's rows t * hop_length .. + frame_length, contiguous.
+  const int64_t frame_size = l.frame_length * l.inner;
+  funcs::ParallelFor(
+      l.frames,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          std::copy(s + t * hop_length * l.inner, s + t * hop_length * l.inner + frame_size,
+                    o + t * frame_size);
+        }
+      },
+      signal_detail::Threshold(frame_size));
 }
 
 template <typename T, typename Context>
@@ -250,18 +263,35 @@ void OverlapAddKernel(const Context& ctx, const DenseTensor& x, int32_t hop_leng
   if (x.numel() == 0) return;
   const signal_detail::FrameLayout l = signal_detail::LayoutOf(out->dims(), x.dims(), axis);
   const T* frames = x.data<T>();
-  // Each signal row (outer) sums its own frames: no two threads write one point.
-  funcs::ParallelFor(l.outer, [&](int64_t begin, int64_t end) {
-    for (int64_t o_ = begin; o_ < end; ++o_) {
-      for (int64_t t = 0; t < l.frames; ++t) {
-        for (int64_t f = 0; f < l.frame_length; ++f) {
-          const T* src = frames + l.FrameIndex(o_, f, t, 0);
-          T* dst = o + l.SignalIndex(o_, t * hop_length + f, 0);
-          for (int64_t i = 0; i < l.inner; ++i) dst[i] += src[i];
+  if (axis != 0) {
+    // Each signal (outer) sums its own frames: no two threads write one point.
+    funcs::ParallelFor(
+        l.outer,
+        [&](int64_t begin, int64_t end) {
+          for (int64_t row = begin; row < end; ++row) {
+            T* dst = o + row * l.length;
+            for (int64_t f = 0; f < l.frame_length; ++f) {
+              const T* src = frames + (row * l.frame_length + f) * l.frames;
+              for (int64_t t = 0; t < l.frames; ++t) dst[t * hop_length + f] += src[t];
+            }
+          }
+        },
+        signal_detail::Threshold(l.length * l.frame_length / std::max<int64_t>(1, hop_length)));
+    return;
+  }
+  // Along axis 0 frames overlap in whole rows; the inner points split among the threads.
+  funcs::ParallelFor(
+      l.inner,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t t = 0; t < l.frames; ++t) {
+          for (int64_t f = 0; f < l.frame_length; ++f) {
+            const T* src = frames + (t * l.frame_length + f) * l.inner;
+            T* dst = o + (t * hop_length + f) * l.inner;
+            for (int64_t i = begin; i < end; ++i) dst[i] += src[i];
+          }
         }
-      }
-    }
-  }, std::max<int64_t>(1, funcs::kParallelThreshold / std::max<int64_t>(1, l.length * l.inner)));
+      },
+      signal_detail::Threshold(l.frames * l.frame_length));
 }
 
 }  // namespace paddle

@@ -22,9 +22,10 @@ double FftScale(const std::string& normalization, bool forward, int64_t n) {
   if (normalization == "ortho") return 1.0 / std::sqrt(static_cast<double>(n));
   if (normalization == "backward") return forward ? 1.0 : 1.0 / static_cast<double>(n);
   if (normalization == "forward") return forward ? 1.0 / static_cast<double>(n) : 1.0;
-  PD_THROW(errors::InvalidArgument("fft: 'normalization' must be 'backward', 'forward' or "
-                                   "'ortho', received '",
-                                   normalization, "'"));
+  PD_THROW(
+      errors::InvalidArgument("fft: 'normalization' must be 'backward', 'forward' or "
+                              "'ortho', received '",
+                              normalization, "'"));
 }
 
 namespace {
@@ -41,15 +42,14 @@ class ComplexPlan<float> {
  public:
   ComplexPlan(int64_t n, bool inverse)
       : cfg_(kiss_fft_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
-    PD_CHECK(cfg_ != nullptr, errors::ResourceExhausted("fft: no memory for a plan of ", n,
-                                                        " points"));
+    PD_CHECK(cfg_ != nullptr,
+             errors::ResourceExhausted("fft: no memory for a plan of ", n, " points"));
   }
   ~ComplexPlan() { kiss_fft_free(cfg_); }
   ComplexPlan(const ComplexPlan&) = delete;
   ComplexPlan& operator=(const ComplexPlan&) = delete;
 
-  void Transform(const std::complex<float>* in, int64_t in_stride,
-                 std::complex<float>* out) const {
+  void Transform(const std::complex<float>* in, int64_t in_stride, std::complex<float>* out) const {
     kiss_fft_stride(cfg_, reinterpret_cast<const kiss_fft_cpx*>(in),
                     reinterpret_cast<kiss_fft_cpx*>(out), static_cast<int>(in_stride));
   }
@@ -82,8 +82,8 @@ class RealPlan<float> {
  public:
   RealPlan(int64_t n, bool inverse)
       : cfg_(kiss_fftr_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
-    PD_CHECK(cfg_ != nullptr, errors::ResourceExhausted("fft: no memory for a plan of ", n,
-                                                        " points"));
+    PD_CHECK(cfg_ != nullptr,
+             errors::ResourceExhausted("fft: no memory for a plan of ", n, " points"));
   }
   ~RealPlan() { kiss_fftr_free(cfg_); }
   RealPlan(const RealPlan&) = delete;
@@ -105,7 +105,8 @@ class RealPlan<float> {
 template <>
 class RealPlan<double> {
  public:
-  RealPlan(int64_t n, bool inverse) : half_n_(n / 2), half_(static_cast<std::size_t>(n / 2), inverse) {}
+  RealPlan(int64_t n, bool inverse)
+      : half_n_(n / 2), half_(static_cast<std::size_t>(n / 2), inverse) {}
 
   void Forward(const double* in, std::complex<double>* bins) const {
     half_.transform_real(in, bins);
@@ -175,8 +176,11 @@ class PlanLease {
 };
 
 // The lines along `axis`: line l starts at (l / inner) * len * inner + l % inner, its points
-// `inner` apart.
+// `inner` apart. Lines l .. l + k of one outer index start at adjacent elements: a block of them
+// is gathered into contiguous buffers row by row (each row of the block one run of memory) and
+// scattered back the same way, rather than line by line across the whole tensor.
 struct Lines {
+  static constexpr int64_t kBlock = 16;
   int64_t outer = 1;
   int64_t inner = 1;
   Lines(const std::vector<int64_t>& dims, int axis) {
@@ -187,14 +191,45 @@ struct Lines {
   int64_t Start(int64_t line, int64_t len) const {
     return (line / inner) * len * inner + line % inner;
   }
+  int64_t block() const { return inner == 1 ? 1 : kBlock; }
+
+  // Calls fn(first, count) for blocks of adjacent lines covering [begin, end).
+  template <typename Fn>
+  void ForBlocks(int64_t begin, int64_t end, Fn&& fn) const {
+    for (int64_t l = begin; l < end;) {
+      const int64_t count = std::min({block(), end - l, inner - l % inner});
+      fn(l, count);
+      l += count;
+    }
+  }
 };
 
 // Runs fn(begin, end) over the lines, in parallel when there are enough points.
 template <typename Fn>
 void ForLines(int64_t lines, int64_t points_per_line, Fn&& fn) {
-  const int64_t threshold = std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(
-                                                                          1, points_per_line));
+  const int64_t threshold =
+      std::max<int64_t>(1, kParallelThreshold / std::max<int64_t>(1, points_per_line));
   ParallelFor(lines, fn, threshold);
+}
+
+// Copies `count` adjacent lines of `len` points (stride `inner`) from src into rows of
+// `row_stride` in dst, converting each point with `convert`.
+template <typename From, typename To, typename Convert>
+void GatherLines(const From* src, int64_t inner, int64_t count, int64_t len, To* dst,
+                 int64_t row_stride, Convert convert) {
+  for (int64_t k = 0; k < len; ++k) {
+    const From* row = src + k * inner;
+    for (int64_t j = 0; j < count; ++j) dst[j * row_stride + k] = convert(row[j]);
+  }
+}
+
+template <typename From, typename To, typename Convert>
+void ScatterLines(const From* src, int64_t row_stride, int64_t count, int64_t len, To* dst,
+                  int64_t inner, Convert convert) {
+  for (int64_t k = 0; k < len; ++k) {
+    To* row = dst + k * inner;
+    for (int64_t j = 0; j < count; ++j) row[j] = convert(src[j * row_stride + k]);
+  }
 }
 
 }  // namespace
@@ -202,30 +237,41 @@ void ForLines(int64_t lines, int64_t points_per_line, Fn&& fn) {
 template <typename T>
 void FftC2CAxis(const std::complex<T>* in, std::complex<T>* out, const std::vector<int64_t>& dims,
                 int axis, bool forward, T scale) {
+  using C = std::complex<T>;
   const int64_t n = dims[axis];
   const Lines lines(dims, axis);
   if (n == 0 || lines.count() == 0) return;
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     PlanLease<ComplexPlan<T>> plan(n, !forward);
-    std::vector<std::complex<T>> line(n);
-    for (int64_t l = begin; l < end; ++l) {
-      const int64_t start = lines.Start(l, n);
-      plan->Transform(in + start, lines.inner, line.data());
-      std::complex<T>* dst = out + start;
-      for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = line[k] * scale;
-    }
+    std::vector<C> gathered(lines.block() * n);
+    std::vector<C> transformed(lines.block() * n);
+    auto scaled = [scale](C v) { return v * scale; };
+    lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
+      const int64_t start = lines.Start(first, n);
+      if (lines.inner == 1) {
+        plan->Transform(in + start, 1, transformed.data());
+        for (int64_t k = 0; k < n; ++k) out[start + k] = transformed[k] * scale;
+        return;
+      }
+      GatherLines(in + start, lines.inner, count, n, gathered.data(), n, [](C v) { return v; });
+      for (int64_t j = 0; j < count; ++j) plan->Transform(&gathered[j * n], 1, &transformed[j * n]);
+      ScatterLines(transformed.data(), n, count, n, out + start, lines.inner, scaled);
+    });
   });
 }
 
 template <typename T>
 void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& in_dims, int axis,
                 bool forward, bool onesided, T scale) {
+  using C = std::complex<T>;
   const int64_t n = in_dims[axis];
   const int64_t out_len = onesided ? n / 2 + 1 : n;
   const Lines lines(in_dims, axis);
   if (n == 0 || lines.count() == 0) return;
   // An odd length has no real plan (kiss_fftr needs an even one): its lines are complex ones.
   const bool real_plan = n % 2 == 0;
+  // Bins 0..n/2 from a real plan, all n from a complex one.
+  const int64_t bins_len = real_plan ? n / 2 + 1 : n;
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     std::unique_ptr<PlanLease<RealPlan<T>>> real;
     std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;
@@ -234,47 +280,50 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
     } else {
       complex = std::make_unique<PlanLease<ComplexPlan<T>>>(n, false);
     }
-    std::vector<T> signal(real_plan ? n : 0);
-    std::vector<std::complex<T>> points(real_plan ? 0 : n);
-    // Bins 0..n/2 from a real plan, all n from a complex one.
-    std::vector<std::complex<T>> bins(real_plan ? n / 2 + 1 : n);
-    for (int64_t l = begin; l < end; ++l) {
-      const T* src = in + lines.Start(l, n);
-      if (real_plan) {
-        const T* contiguous = src;
-        if (lines.inner != 1) {
-          for (int64_t k = 0; k < n; ++k) signal[k] = src[k * lines.inner];
-          contiguous = signal.data();
+    const int64_t block = lines.block();
+    std::vector<T> signal(real_plan ? block * n : 0);
+    std::vector<C> points(real_plan ? 0 : block * n);
+    std::vector<C> bins(block * bins_len);
+    std::vector<C> spectrum(block * out_len);
+    lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
+      const T* src = in + lines.Start(first, n);
+      if (real_plan && lines.inner != 1) {
+        GatherLines(src, lines.inner, count, n, signal.data(), n, [](T v) { return v; });
+      }
+      for (int64_t j = 0; j < count; ++j) {
+        C* line_bins = &bins[j * bins_len];
+        if (real_plan) {
+          (**real).Forward(lines.inner == 1 ? src : &signal[j * n], line_bins);
+        } else {
+          for (int64_t k = 0; k < n; ++k) points[k] = C(src[k * lines.inner + j], T(0));
+          (**complex).Transform(points.data(), 1, line_bins);
         }
-        (**real).Forward(contiguous, bins.data());
-      } else {
-        for (int64_t k = 0; k < n; ++k) points[k] = std::complex<T>(src[k * lines.inner], T(0));
-        (**complex).Transform(points.data(), 1, bins.data());
+        C* line_out = &spectrum[j * out_len];
+        for (int64_t k = 0; k < out_len; ++k) {
+          // Past n / 2 a real plan's bins are the conjugates of those before.
+          C v = k < bins_len ? line_bins[k] : std::conj(line_bins[n - k]);
+          // The inverse direction's spectrum of a real signal is the forward one's conjugate.
+          line_out[k] = (forward ? v : std::conj(v)) * scale;
+        }
       }
-      std::complex<T>* dst = out + lines.Start(l, out_len);
-      for (int64_t k = 0; k < out_len; ++k) {
-        // Past n / 2 a real plan's bins are the conjugates of those before.
-        std::complex<T> v = k < static_cast<int64_t>(bins.size()) ? bins[k] : std::conj(bins[n - k]);
-        // The inverse direction's spectrum of a real signal is the forward one's conjugate.
-        if (!forward) v = std::conj(v);
-        dst[k * lines.inner] = v * scale;
-      }
-    }
+      ScatterLines(spectrum.data(), out_len, count, out_len, out + lines.Start(first, out_len),
+                   lines.inner, [](C v) { return v; });
+    });
   });
 }
 
 namespace {
 
-// The real signals of half spectra (bins 0..n/2 of each line, conjugated already for the
-// forward direction) by a complex inverse transform of the full Hermitian spectrum.
+// The real signal of a half spectrum (bins 0..n/2, conjugated already for the forward
+// direction) by a complex inverse transform of the full Hermitian spectrum.
 template <typename T>
-void HalfSpectrumToSignal(const ComplexPlan<T>& plan, int64_t n, std::vector<std::complex<T>>* half,
-                          std::vector<std::complex<T>>* full, std::vector<std::complex<T>>* signal) {
-  for (int64_t k = 0; k <= n / 2; ++k) (*full)[k] = (*half)[k];
-  for (int64_t k = n / 2 + 1; k < n; ++k) (*full)[k] = std::conj((*half)[n - k]);
+void HalfSpectrumToSignal(const ComplexPlan<T>& plan, int64_t n, const std::complex<T>* half,
+                          std::complex<T>* full, std::complex<T>* signal) {
+  for (int64_t k = 0; k <= n / 2; ++k) full[k] = half[k];
+  for (int64_t k = n / 2 + 1; k < n; ++k) full[k] = std::conj(half[n - k]);
   // Bin 0 and (n even) bin n / 2 stand for real values; their imaginary parts only add to the
   // imaginary part of the result, which is dropped.
-  plan.Transform(full->data(), 1, signal->data());
+  plan.Transform(full, 1, signal);
 }
 
 }  // namespace
@@ -282,46 +331,50 @@ void HalfSpectrumToSignal(const ComplexPlan<T>& plan, int64_t n, std::vector<std
 template <typename T>
 void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
                 const std::vector<int64_t>& out_dims, int axis, bool forward, T scale) {
+  using C = std::complex<T>;
   const int64_t n = out_dims[axis];
   const Lines lines(out_dims, axis);
   if (n == 0 || lines.count() == 0) return;
-  const int64_t used = std::min(in_len, n / 2 + 1);
+  const int64_t half_len = n / 2 + 1;
+  const int64_t used = std::min(in_len, half_len);
   // float has kiss_fftri for even lengths; double (whose template has no inverse real
   // transform) and odd lengths go through the complex inverse transform.
   const bool real_plan = std::is_same_v<T, float> && n % 2 == 0;
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
-    std::vector<std::complex<T>> half(n / 2 + 1);
-    std::vector<std::complex<T>> full;
-    std::vector<std::complex<T>> points;
-    std::vector<T> signal;
+    const int64_t block = lines.block();
+    std::vector<C> half(block * half_len);
+    std::vector<T> signal(block * n);
+    std::vector<C> full;
+    std::vector<C> points;
     std::unique_ptr<PlanLease<RealPlan<T>>> real;
     std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;
     if (real_plan) {
       real = std::make_unique<PlanLease<RealPlan<T>>>(n, true);
-      signal.resize(n);
     } else {
       complex = std::make_unique<PlanLease<ComplexPlan<T>>>(n, true);
       full.resize(n);
       points.resize(n);
     }
-    for (int64_t l = begin; l < end; ++l) {
-      const std::complex<T>* src = in + lines.Start(l, in_len);
-      for (int64_t k = 0; k < used; ++k) {
-        // The forward direction's real signal is that of the conjugate spectrum inverted.
-        half[k] = forward ? std::conj(src[k * lines.inner]) : src[k * lines.inner];
-      }
-      std::fill(half.begin() + used, half.end(), std::complex<T>());
-      T* dst = out + lines.Start(l, n);
-      if constexpr (std::is_same_v<T, float>) {
-        if (real_plan) {
-          (**real).Inverse(half.data(), signal.data());
-          for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = signal[k] * scale;
-          continue;
+    lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
+      // The forward direction's real signal is that of the conjugate spectrum inverted.
+      GatherLines(in + lines.Start(first, in_len), lines.inner, count, used, half.data(), half_len,
+                  [forward](C v) { return forward ? std::conj(v) : v; });
+      for (int64_t j = 0; j < count; ++j) {
+        C* line_half = &half[j * half_len];
+        std::fill(line_half + used, line_half + half_len, C());
+        T* line_signal = &signal[j * n];
+        if constexpr (std::is_same_v<T, float>) {
+          if (real_plan) {
+            (**real).Inverse(line_half, line_signal);
+            continue;
+          }
         }
+        HalfSpectrumToSignal(**complex, n, line_half, full.data(), points.data());
+        for (int64_t k = 0; k < n; ++k) line_signal[k] = points[k].real();
       }
-      HalfSpectrumToSignal(**complex, n, &half, &full, &points);
-      for (int64_t k = 0; k < n; ++k) dst[k * lines.inner] = points[k].real() * scale;
-    }
+      ScatterLines(signal.data(), n, count, n, out + lines.Start(first, n), lines.inner,
+                   [scale](T v) { return v * scale; });
+    });
   });
 }
 
@@ -331,8 +384,8 @@ template void FftC2CAxis<double>(const std::complex<double>*, std::complex<doubl
                                  const std::vector<int64_t>&, int, bool, double);
 template void FftR2CAxis<float>(const float*, std::complex<float>*, const std::vector<int64_t>&,
                                 int, bool, bool, float);
-template void FftR2CAxis<double>(const double*, std::complex<double>*,
-                                 const std::vector<int64_t>&, int, bool, bool, double);
+template void FftR2CAxis<double>(const double*, std::complex<double>*, const std::vector<int64_t>&,
+                                 int, bool, bool, double);
 template void FftC2RAxis<float>(const std::complex<float>*, int64_t, float*,
                                 const std::vector<int64_t>&, int, bool, float);
 template void FftC2RAxis<double>(const std::complex<double>*, int64_t, double*,

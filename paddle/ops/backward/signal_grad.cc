@@ -34,8 +34,7 @@ void fft_c2c_grad(const Tensor& out_grad, const std::vector<int64_t>& axes,
 }
 
 void fft_r2c_grad(const Tensor& x, const Tensor& out_grad, const std::vector<int64_t>& axes,
-                  const std::string& normalization, bool forward, bool onesided,
-                  Tensor* x_grad) {
+                  const std::string& normalization, bool forward, bool onesided, Tensor* x_grad) {
   if (x_grad) {
     *x_grad = ops::fft_r2c_grad(x, out_grad, axes, normalization, forward, onesided);
   }

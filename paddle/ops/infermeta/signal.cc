@@ -11,8 +11,9 @@ namespace {
 
 void CheckNormalization(const std::string& normalization, const char* op) {
   PD_CHECK(normalization == "backward" || normalization == "forward" || normalization == "ortho",
-           errors::InvalidArgument(op, ": 'normalization' must be 'backward', 'forward' or "
-                                       "'ortho', received '",
+           errors::InvalidArgument(op,
+                                   ": 'normalization' must be 'backward', 'forward' or "
+                                   "'ortho', received '",
                                    normalization, "'"));
 }
 
@@ -104,11 +105,10 @@ void FftR2CGradInferMeta(const TensorMeta& x, const TensorMeta& out_grad,
   TensorMeta expected;
   FftR2CInferMeta(x, axes, normalization, forward, onesided, &expected);
   PD_CHECK(out_grad.dtype == expected.dtype && ShapesAgree(out_grad.dims, expected.dims),
-           errors::InvalidArgument("fft_r2c_grad: 'out_grad' must be ",
-                                   DataTypeName(expected.dtype), " of shape ",
-                                   expected.dims.ToString(), ", received ",
-                                   DataTypeName(out_grad.dtype), " of shape ",
-                                   out_grad.dims.ToString()));
+           errors::InvalidArgument(
+               "fft_r2c_grad: 'out_grad' must be ", DataTypeName(expected.dtype), " of shape ",
+               expected.dims.ToString(), ", received ", DataTypeName(out_grad.dtype), " of shape ",
+               out_grad.dims.ToString()));
   *x_grad = x;
 }
 
@@ -118,11 +118,10 @@ void FftC2RGradInferMeta(const TensorMeta& x, const TensorMeta& out_grad,
   TensorMeta expected;
   FftC2RInferMeta(x, axes, normalization, forward, last_dim_size, &expected);
   PD_CHECK(out_grad.dtype == expected.dtype && ShapesAgree(out_grad.dims, expected.dims),
-           errors::InvalidArgument("fft_c2r_grad: 'out_grad' must be ",
-                                   DataTypeName(expected.dtype), " of shape ",
-                                   expected.dims.ToString(), ", received ",
-                                   DataTypeName(out_grad.dtype), " of shape ",
-                                   out_grad.dims.ToString()));
+           errors::InvalidArgument(
+               "fft_c2r_grad: 'out_grad' must be ", DataTypeName(expected.dtype), " of shape ",
+               expected.dims.ToString(), ", received ", DataTypeName(out_grad.dtype), " of shape ",
+               out_grad.dims.ToString()));
   *x_grad = x;
 }
 
@@ -144,9 +143,9 @@ void FrameInferMeta(const TensorMeta& x, int32_t frame_length, int32_t hop_lengt
                     TensorMeta* out) {
   CheckSignalAxis(axis, "frame");
   CheckHop(hop_length, "frame");
-  PD_CHECK(frame_length > 0,
-           errors::InvalidArgument("frame: 'frame_length' must be positive, received ",
-                                   frame_length));
+  PD_CHECK(
+      frame_length > 0,
+      errors::InvalidArgument("frame: 'frame_length' must be positive, received ", frame_length));
   const int rank = x.dims.size();
   PD_CHECK(rank >= 1, errors::InvalidArgument("frame: 'x' must have at least 1 dimension, "
                                               "received a 0-d tensor"));
@@ -156,7 +155,8 @@ void FrameInferMeta(const TensorMeta& x, int32_t frame_length, int32_t hop_lengt
            errors::InvalidArgument("frame: 'frame_length' (", frame_length,
                                    ") must not exceed the sequence length of 'x' (", seq_len,
                                    ", shape ", x.dims.ToString(), ")"));
-  const int64_t frames = IsUnknown(seq_len) ? kUnknownDim : 1 + (seq_len - frame_length) / hop_length;
+  const int64_t frames =
+      IsUnknown(seq_len) ? kUnknownDim : 1 + (seq_len - frame_length) / hop_length;
   std::vector<int64_t> dims = x.dims.ToVector();
   if (axis == 0) {
     dims[0] = frame_length;

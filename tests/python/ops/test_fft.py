@@ -213,3 +213,27 @@ def test_static_program_runs_the_legacy_ops():
         np.testing.assert_allclose(out, value, atol=1e-12)
     finally:
         paddle.disable_static()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_strided_axes_in_blocks_of_lines(dtype):
+    """Along an axis with many lines beside each other (inner size 111, not a multiple of the
+    kernels' blocks of 16 lines) every line is transformed."""
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    x = _real((40, 3, 37)).astype(dtype)
+    z = _complex((40, 3, 37)).astype("complex64" if dtype == "float32" else "complex128")
+    for api, value in (("fft", z), ("rfft", x), ("irfft", z), ("ihfft", x), ("hfft", z)):
+        for n in (None, 31):
+            out = getattr(paddle.fft, api)(paddle.to_tensor(value), n=n, axis=0)
+            np.testing.assert_allclose(out.numpy(), getattr(np.fft, api)(value, n=n, axis=0),
+                                       rtol=tol, atol=tol)
+
+
+def test_second_order_gradient_of_fft_c2c():
+    z = paddle.to_tensor(_complex((3, 6)), stop_gradient=False)
+    w = paddle.to_tensor(_complex((3, 6)), stop_gradient=False)
+    v = _complex((3, 6))
+    (gz,) = paddle.grad([paddle.real((paddle.fft.fft2(z, norm="ortho") * w).sum())], [z],
+                        create_graph=True)
+    (gw,) = paddle.grad([paddle.real((gz * paddle.to_tensor(np.conj(v))).sum())], [w])
+    np.testing.assert_allclose(gw.numpy(), np.conj(np.fft.fft2(v, norm="ortho")), atol=1e-9)
