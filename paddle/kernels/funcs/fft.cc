@@ -33,7 +33,7 @@ namespace {
 // The plans. A plan serves one thread at a time: kiss_fftr keeps its scratch buffer in its
 // state, and the C++ template keeps one for its prime radices.
 
-// Complex transforms of n points; the input may be strided, the output is contiguous.
+// Complex transforms of n contiguous points, out of place.
 template <typename T>
 class ComplexPlan;
 
@@ -49,9 +49,8 @@ class ComplexPlan<float> {
   ComplexPlan(const ComplexPlan&) = delete;
   ComplexPlan& operator=(const ComplexPlan&) = delete;
 
-  void Transform(const std::complex<float>* in, int64_t in_stride, std::complex<float>* out) const {
-    kiss_fft_stride(cfg_, reinterpret_cast<const kiss_fft_cpx*>(in),
-                    reinterpret_cast<kiss_fft_cpx*>(out), static_cast<int>(in_stride));
+  void Transform(const std::complex<float>* in, std::complex<float>* out) const {
+    kiss_fft(cfg_, reinterpret_cast<const kiss_fft_cpx*>(in), reinterpret_cast<kiss_fft_cpx*>(out));
   }
 
  private:
@@ -63,9 +62,8 @@ class ComplexPlan<double> {
  public:
   ComplexPlan(int64_t n, bool inverse) : fft_(static_cast<std::size_t>(n), inverse) {}
 
-  void Transform(const std::complex<double>* in, int64_t in_stride,
-                 std::complex<double>* out) const {
-    fft_.transform(in, out, 0, 1, static_cast<std::size_t>(in_stride));
+  void Transform(const std::complex<double>* in, std::complex<double>* out) const {
+    fft_.transform(in, out);
   }
 
  private:
@@ -136,6 +134,7 @@ class PlanCache {
       if (it != free_.end() && !it->second.empty()) {
         std::unique_ptr<Plan> plan = std::move(it->second.back());
         it->second.pop_back();
+        cached_points_ -= n;
         return plan;
       }
     }
@@ -144,15 +143,19 @@ class PlanCache {
 
   void Give(int64_t n, bool inverse, std::unique_ptr<Plan> plan) {
     std::lock_guard<std::mutex> lock(mutex_);
-    // A program sees few lengths; many means lengths that vary call to call, kept no longer.
-    if (free_.size() >= kMaxLengths && free_.count({n, inverse}) == 0) free_.clear();
+    // A plan holds a twiddle factor per point: the cache keeps at most kMaxPoints of them (64
+    // MiB of complex128), and a plan that does not fit is freed.
+    if (cached_points_ + n > kMaxPoints) return;
     auto& plans = free_[{n, inverse}];
-    if (plans.size() < kMaxPerLength) plans.push_back(std::move(plan));
+    if (plans.size() >= kMaxPerLength) return;
+    plans.push_back(std::move(plan));
+    cached_points_ += n;
   }
 
  private:
-  static constexpr std::size_t kMaxLengths = 32;
+  static constexpr int64_t kMaxPoints = int64_t{1} << 22;
   static constexpr std::size_t kMaxPerLength = 16;
+  int64_t cached_points_ = 0;
   std::mutex mutex_;
   std::map<std::pair<int64_t, bool>, std::vector<std::unique_ptr<Plan>>> free_;
 };
@@ -249,12 +252,12 @@ void FftC2CAxis(const std::complex<T>* in, std::complex<T>* out, const std::vect
     lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
       const int64_t start = lines.Start(first, n);
       if (lines.inner == 1) {
-        plan->Transform(in + start, 1, transformed.data());
+        plan->Transform(in + start, transformed.data());
         for (int64_t k = 0; k < n; ++k) out[start + k] = transformed[k] * scale;
         return;
       }
       GatherLines(in + start, lines.inner, count, n, gathered.data(), n, [](C v) { return v; });
-      for (int64_t j = 0; j < count; ++j) plan->Transform(&gathered[j * n], 1, &transformed[j * n]);
+      for (int64_t j = 0; j < count; ++j) plan->Transform(&gathered[j * n], &transformed[j * n]);
       ScatterLines(transformed.data(), n, count, n, out + start, lines.inner, scaled);
     });
   });
@@ -296,7 +299,7 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
           (**real).Forward(lines.inner == 1 ? src : &signal[j * n], line_bins);
         } else {
           for (int64_t k = 0; k < n; ++k) points[k] = C(src[k * lines.inner + j], T(0));
-          (**complex).Transform(points.data(), 1, line_bins);
+          (**complex).Transform(points.data(), line_bins);
         }
         C* line_out = &spectrum[j * out_len];
         for (int64_t k = 0; k < out_len; ++k) {
@@ -323,7 +326,7 @@ void HalfSpectrumToSignal(const ComplexPlan<T>& plan, int64_t n, const std::comp
   for (int64_t k = n / 2 + 1; k < n; ++k) full[k] = std::conj(half[n - k]);
   // Bin 0 and (n even) bin n / 2 stand for real values; their imaginary parts only add to the
   // imaginary part of the result, which is dropped.
-  plan.Transform(full, 1, signal);
+  plan.Transform(full, signal);
 }
 
 }  // namespace
