@@ -126,6 +126,7 @@ def test_istft_gradient_matches_central_differences():
     (lambda x: paddle.signal.stft(x, 8, win_length=9), ValueError, r"win_length \(9\)"),
     (lambda x: paddle.signal.stft(x, 8, pad_mode="edge"), ValueError, "'edge'"),
     (lambda x: paddle.signal.stft(x, 128, center=False), ValueError, r"n_fft \(128\)"),
+    (lambda x: paddle.signal.stft(x[:8], 16), ValueError, r"reflect padding by n_fft // 2 \(8\)"),
     (lambda x: paddle.signal.stft(x.unsqueeze(0).unsqueeze(0), 8), ValueError, "1-D or 2-D"),
     (lambda x: paddle.signal.stft(x, 8, window=paddle.ones([4])), ValueError, "window"),
     (lambda x: paddle.signal.istft(x, 8), TypeError, "complex64 or complex128"),
