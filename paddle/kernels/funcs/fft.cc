@@ -252,8 +252,12 @@ void FftC2CAxis(const std::complex<T>* in, std::complex<T>* out, const std::vect
     lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
       const int64_t start = lines.Start(first, n);
       if (lines.inner == 1) {
-        plan->Transform(in + start, transformed.data());
-        for (int64_t k = 0; k < n; ++k) out[start + k] = transformed[k] * scale;
+        // Straight into out, unless out is in (the axes after the first transform in place).
+        C* dst = in == out ? transformed.data() : out + start;
+        plan->Transform(in + start, dst);
+        if (dst != out + start || scale != T(1)) {
+          for (int64_t k = 0; k < n; ++k) out[start + k] = dst[k] * scale;
+        }
         return;
       }
       GatherLines(in + start, lines.inner, count, n, gathered.data(), n, [](C v) { return v; });
@@ -287,7 +291,7 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
     std::vector<T> signal(real_plan ? block * n : 0);
     std::vector<C> points(real_plan ? 0 : block * n);
     std::vector<C> bins(block * bins_len);
-    std::vector<C> spectrum(block * out_len);
+    std::vector<C> spectrum(lines.inner == 1 ? 0 : block * out_len);
     lines.ForBlocks(begin, end, [&](int64_t first, int64_t count) {
       const T* src = in + lines.Start(first, n);
       if (real_plan && lines.inner != 1) {
@@ -301,7 +305,8 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
           for (int64_t k = 0; k < n; ++k) points[k] = C(src[k * lines.inner + j], T(0));
           (**complex).Transform(points.data(), line_bins);
         }
-        C* line_out = &spectrum[j * out_len];
+        // A contiguous line's bins go straight to out.
+        C* line_out = lines.inner == 1 ? out + lines.Start(first, out_len) : &spectrum[j * out_len];
         for (int64_t k = 0; k < out_len; ++k) {
           // Past n / 2 a real plan's bins are the conjugates of those before.
           C v = k < bins_len ? line_bins[k] : std::conj(line_bins[n - k]);
@@ -309,8 +314,10 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
           line_out[k] = (forward ? v : std::conj(v)) * scale;
         }
       }
-      ScatterLines(spectrum.data(), out_len, count, out_len, out + lines.Start(first, out_len),
-                   lines.inner, [](C v) { return v; });
+      if (lines.inner != 1) {
+        ScatterLines(spectrum.data(), out_len, count, out_len, out + lines.Start(first, out_len),
+                     lines.inner, [](C v) { return v; });
+      }
     });
   });
 }
@@ -346,7 +353,7 @@ void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     const int64_t block = lines.block();
     std::vector<C> half(block * half_len);
-    std::vector<T> signal(block * n);
+    std::vector<T> signal(lines.inner == 1 ? 0 : block * n);
     std::vector<C> full;
     std::vector<C> points;
     std::unique_ptr<PlanLease<RealPlan<T>>> real;
@@ -365,7 +372,8 @@ void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
       for (int64_t j = 0; j < count; ++j) {
         C* line_half = &half[j * half_len];
         std::fill(line_half + used, line_half + half_len, C());
-        T* line_signal = &signal[j * n];
+        // A contiguous line's signal goes straight to out, scaled there.
+        T* line_signal = lines.inner == 1 ? out + lines.Start(first, n) : &signal[j * n];
         if constexpr (std::is_same_v<T, float>) {
           if (real_plan) {
             (**real).Inverse(line_half, line_signal);
@@ -375,8 +383,13 @@ void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
         HalfSpectrumToSignal(**complex, n, line_half, full.data(), points.data());
         for (int64_t k = 0; k < n; ++k) line_signal[k] = points[k].real();
       }
-      ScatterLines(signal.data(), n, count, n, out + lines.Start(first, n), lines.inner,
-                   [scale](T v) { return v * scale; });
+      if (lines.inner != 1) {
+        ScatterLines(signal.data(), n, count, n, out + lines.Start(first, n), lines.inner,
+                     [scale](T v) { return v * scale; });
+      } else if (scale != T(1)) {
+        T* line = out + lines.Start(first, n);
+        for (int64_t k = 0; k < n; ++k) line[k] *= scale;
+      }
     });
   });
 }
