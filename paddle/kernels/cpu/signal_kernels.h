@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <complex>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -76,10 +75,6 @@ void FftC2cKernel(const Context& ctx, const DenseTensor& x, const std::vector<in
   if (x.numel() == 0) return;
   const std::vector<int64_t> dims = x.dims().ToVector();
   const std::vector<int> fft_axes = signal_detail::FftAxes(axes, static_cast<int>(dims.size()));
-  if (fft_axes.empty()) {
-    std::memcpy(o, x.data<T>(), x.nbytes());
-    return;
-  }
   const R scale = static_cast<R>(
       funcs::FftScale(normalization, forward, signal_detail::PointsOver(dims, fft_axes)));
   funcs::FftC2CAxis<R>(x.data<T>(), o, dims, fft_axes[0], forward, scale);

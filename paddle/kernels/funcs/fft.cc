@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,15 @@ namespace {
 // The plans. A plan serves one thread at a time: kiss_fftr keeps its scratch buffer in its
 // state, and the C++ template keeps one for its prime radices.
 
+// The C library takes lengths as int.
+int FloatPlanLength(int64_t n) {
+  PD_CHECK(n <= std::numeric_limits<int>::max(),
+           errors::InvalidArgument("fft: a float32 transform of ", n,
+                                   " points is longer than "
+                                   "KISS FFT takes (2^31 - 1)"));
+  return static_cast<int>(n);
+}
+
 // Complex transforms of n contiguous points, out of place.
 template <typename T>
 class ComplexPlan;
@@ -41,7 +51,7 @@ template <>
 class ComplexPlan<float> {
  public:
   ComplexPlan(int64_t n, bool inverse)
-      : cfg_(kiss_fft_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
+      : cfg_(kiss_fft_alloc(FloatPlanLength(n), inverse ? 1 : 0, nullptr, nullptr)) {
     PD_CHECK(cfg_ != nullptr,
              errors::ResourceExhausted("fft: no memory for a plan of ", n, " points"));
   }
@@ -79,7 +89,7 @@ template <>
 class RealPlan<float> {
  public:
   RealPlan(int64_t n, bool inverse)
-      : cfg_(kiss_fftr_alloc(static_cast<int>(n), inverse ? 1 : 0, nullptr, nullptr)) {
+      : cfg_(kiss_fftr_alloc(FloatPlanLength(n), inverse ? 1 : 0, nullptr, nullptr)) {
     PD_CHECK(cfg_ != nullptr,
              errors::ResourceExhausted("fft: no memory for a plan of ", n, " points"));
   }
