@@ -9,6 +9,11 @@ find_package(dnnl CONFIG REQUIRED)       # oneDNN; its config needs the OpenCL h
 find_package(Protobuf REQUIRED)          # module mode: Debian ships no CONFIG package
 find_package(Gloo CONFIG REQUIRED)       # CPU collectives (target `gloo`)
 find_package(gflags CONFIG REQUIRED)
+# paddle.fft: KISS FFT's float library and its header-only C++ template kissfft.hh. Only the
+# library file is linked (paddle/kernels/CMakeLists.txt): the target's interface definitions
+# would change the command line, and so the ccache key, of every source of paddle_core.
+find_package(kissfft CONFIG REQUIRED COMPONENTS SHARED float)
+get_target_property(KISSFFT_FLOAT_LIBRARY kissfft::kissfft-float LOCATION)
 find_package(glog CONFIG REQUIRED)
 find_package(Python 3.8 COMPONENTS Interpreter Development.Module REQUIRED)
 find_package(pybind11 CONFIG REQUIRED)
