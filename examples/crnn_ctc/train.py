@@ -3,7 +3,7 @@ convolutions read a 32x100 text image into a sequence of 25 column features, a b
 LSTM reads the sequence, and CTC aligns its per-column predictions with the digits. Saved as an
 inference model whose output is the per-column class scores (blank = 0, digit d = d + 1).
 
-    python examples/crnn_ctc/train.py [--epochs 10] [--out DIR]
+    python examples/crnn_ctc/train.py [--epochs 4] [--out DIR]
 
 The images are rendered with Pillow's built-in font at 22 pixels: 3 to 6 random digits at a random offset
 and grey level, under noise. Accuracy counts whole strings read exactly (greedy CTC decoding:
@@ -97,7 +97,7 @@ def string_accuracy(model, data):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--train-size", type=int, default=6000)
     parser.add_argument("--test-size", type=int, default=500)
     parser.add_argument("--out", default="crnn_ctc")

@@ -34,13 +34,14 @@ def generate_corpus(count, seed):
     labels = np.zeros(count, np.int64)
     for row in range(count):
         length = rng.integers(12, MAX_LEN + 1)
-        words = list(rng.choice(FILLER, length))
         score = 0
         while score == 0:  # every sentence has a sentiment
             words = list(rng.choice(FILLER, length))
             score = 0
-            for _ in range(rng.integers(1, 4)):
-                at = rng.integers(0, length - 1)
+            # Each sentiment word takes a (modifier, word) pair of slots of its own, so no
+            # placement overwrites another and the label always matches the text.
+            pairs = rng.choice(np.arange(0, length - 1, 2), size=rng.integers(1, 4), replace=False)
+            for at in pairs:
                 positive = rng.random() < 0.5
                 words[at + 1] = rng.choice(POSITIVE if positive else NEGATIVE)
                 negated = rng.random() < 0.4
