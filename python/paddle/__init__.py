@@ -51,6 +51,8 @@ from . import onnx  # noqa: E402,F401  (imports the onnx package only when expor
 from . import inference  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
 from . import jit  # noqa: E402,F401
+from . import distributed  # noqa: E402,F401
+from .distributed import DataParallel  # noqa: E402,F401
 
 
 def enable_static():
