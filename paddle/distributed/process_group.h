@@ -79,4 +79,7 @@ class ProcessGroup {
   GroupOptions options_;
 };
 
+// Makes `group` the CommRing `ring_id` of the static-graph collective ops (null removes it).
+void RegisterCommRing(int ring_id, std::shared_ptr<ProcessGroup> group);
+
 }  // namespace paddle::distributed

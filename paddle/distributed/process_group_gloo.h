@@ -48,9 +48,17 @@ class ProcessGroupGloo : public ProcessGroup {
   std::shared_ptr<Task> Barrier() override;
 
  private:
-  // Queues `run` (given the operation's tag) on the communication thread.
+  struct Work {
+    const char* name;
+    std::function<void(uint32_t)> run;
+    std::shared_ptr<Task> task;
+  };
+
+  // Queues `run` (given the operation's tags) on the communication thread, or runs it here when
+  // it is synchronous and nothing is queued: operations still run one at a time, in call order.
   std::shared_ptr<Task> Enqueue(const char* name, std::function<void(uint32_t)> run, bool sync_op);
   void Loop();
+  void Execute(Work* work);
   // Every rank's descriptor of its tensor, compared; raises naming the rank that differs.
   void CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor, int root);
   // The error for a failed operation: which ranks exited, or that the peers timed out.
@@ -62,15 +70,11 @@ class ProcessGroupGloo : public ProcessGroup {
   std::shared_ptr<TCPStore> store_;
   std::shared_ptr<gloo::Context> context_;
 
-  struct Work {
-    const char* name;
-    std::function<void(uint32_t)> run;
-    std::shared_ptr<Task> task;
-  };
   std::mutex queue_mutex_;
   std::condition_variable queue_cv_;
   std::deque<Work> queue_;
   bool stopping_ = false;
+  bool busy_ = false;  // an operation is running (on the thread or inline)
   uint32_t next_tag_ = 0;
   std::string failure_;  // set once an operation failed; later ones raise it
   std::vector<uint64_t> sends_to_, recvs_from_;  // point-to-point sequence numbers per peer

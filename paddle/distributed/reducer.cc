@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstring>
 #include <unordered_set>
+#include <vector>
 
 #include "paddle/common/errors.h"
 #include "paddle/imperative/autograd_meta.h"
 #include "paddle/imperative/grad_node.h"
+#include "paddle/memory/memcpy.h"
 
 namespace paddle::distributed {
 
@@ -41,7 +43,7 @@ Reducer::Reducer(std::vector<Tensor> params, std::vector<std::vector<size_t>> bu
     if (bucket.params.empty()) continue;
     auto flat = std::make_shared<DenseTensor>(
         TensorMeta{DDim({total}), params_[indices[0]].dtype(), DataLayout::NCHW});
-    flat->AllocateStorage(CPUPlace());
+    flat->AllocateStorage(params_[indices[0]].place());
     bucket.flat = Tensor(std::move(flat));
     buckets_.push_back(std::move(bucket));
   }
@@ -126,9 +128,11 @@ void Reducer::MarkReady(size_t param) {
              errors::Unimplemented("DataParallel: parameter ", params_[param].name(),
                                    " has a sparse (SelectedRows) gradient, which the reducer "
                                    "does not synchronise"));
-    std::memcpy(dst, meta->grad.dense().raw_data(), bytes);
+    memory::Copy(flat.place(), dst, meta->grad.place(), meta->grad.dense().raw_data(), bytes);
   } else {
-    std::memset(dst, 0, bytes);  // unused here; other ranks may have a gradient for it
+    // Unused here; other ranks may have a gradient for it.
+    std::vector<uint8_t> zeros(bytes, 0);
+    memory::Copy(flat.place(), dst, CPUPlace(), zeros.data(), bytes);
   }
   --bucket.pending;
   Launch();
@@ -161,7 +165,7 @@ void Reducer::Finalize() {
         grad->AllocateStorage(params_[param].place());
         meta->grad = Tensor(std::move(grad));
       }
-      std::memcpy(meta->grad.dense().raw_data(), src, bytes);
+      memory::Copy(meta->grad.place(), meta->grad.dense().raw_data(), flat.place(), src, bytes);
     }
   }
 }

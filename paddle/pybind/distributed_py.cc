@@ -4,6 +4,9 @@
 #include <pybind11/stl.h>
 
 #include "paddle/distributed/process_group_gloo.h"
+#ifdef PADDLE_WITH_CUDA
+#include "paddle/distributed/process_group_nccl.h"
+#endif
 #include "paddle/distributed/reducer.h"
 #include "paddle/distributed/tcp_store.h"
 #include "paddle/pybind/bind.h"
@@ -122,6 +125,28 @@ void BindDistributed(py::module_& parent) {
            }),
            py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("gid"), py::arg("ranks"),
            py::arg("timeout"), py::arg("iface"), py::arg("hostname"), py::arg("check_tensors"));
+
+#ifdef PADDLE_WITH_CUDA
+  py::class_<distributed::ProcessGroupNCCL, ProcessGroup,
+             std::shared_ptr<distributed::ProcessGroupNCCL>>(m, "ProcessGroupNCCL")
+      .def(py::init([](std::shared_ptr<TCPStore> store, int rank, int size, int gid,
+                       std::vector<int> ranks, double timeout, int device) {
+             py::gil_scoped_release release;
+             distributed::GroupOptions options;
+             options.rank = rank;
+             options.size = size;
+             options.gid = gid;
+             options.ranks = std::move(ranks);
+             options.timeout = Millis(timeout);
+             return std::make_shared<distributed::ProcessGroupNCCL>(std::move(store), device,
+                                                                    options);
+           }),
+           py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("gid"), py::arg("ranks"),
+           py::arg("timeout"), py::arg("device"));
+#endif
+
+  m.def("register_ring", &distributed::RegisterCommRing, py::arg("ring_id"), py::arg("group"),
+        "Makes `group` (None: none) the ring `ring_id` of the static-graph collective ops");
 
   py::class_<distributed::Reducer, std::shared_ptr<distributed::Reducer>>(m, "Reducer")
       .def(py::init<std::vector<Tensor>, std::vector<std::vector<size_t>>,

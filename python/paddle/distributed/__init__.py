@@ -8,4 +8,4 @@ from .parallel_env import (Group, ParallelEnv, destroy_process_group, get_group,
                            get_rank, get_world_size, init_parallel_env, is_initialized,
                            new_group)
 from .spawn import spawn  # noqa: F401
-from . import launch  # noqa: F401
+from . import fleet, launch  # noqa: F401

@@ -6,9 +6,11 @@ PADDLE_TRAINER_ID (rank), PADDLE_TRAINERS_NUM (world size), the store master fro
 MASTER_ADDR/MASTER_PORT, else PADDLE_MASTER, else the first of PADDLE_TRAINER_ENDPOINTS, and
 PADDLE_CURRENT_ENDPOINT (the address Gloo binds to, unless GLOO_SOCKET_IFNAME names an
 interface). Rank 0 serves the store. Every group, the default one included, is a C++
-ProcessGroupGloo; a group announces each rank in the store before Gloo connects, so a rank that
+ProcessGroupGloo, or ProcessGroupNCCL where a GPU is visible (PADDLE_DISTRI_BACKEND=gloo|nccl
+chooses); a Gloo group announces each rank in the store before Gloo connects, so a rank that
 never starts is named in the error after `timeout` seconds.
 """
+import atexit
 import datetime
 import ipaddress
 import os
@@ -120,7 +122,7 @@ class Group:
 
     @property
     def backend(self):
-        return "gloo"
+        return self._pg.name() if self._pg is not None else None
 
     def is_member(self):
         return self._rank_in_group >= 0
@@ -135,6 +137,8 @@ class Group:
 
 
 class _State:
+    backend = "gloo"
+    device_id = 0
     store = None
     default_group = None
     groups = {}
@@ -206,7 +210,25 @@ def is_initialized():
     return _State.default_group is not None
 
 
-def _new_gloo_group(rank, ranks, gid, timeout):
+def _default_backend():
+    """PADDLE_DISTRI_BACKEND when set, else nccl where a GPU is visible and gloo otherwise."""
+    backend = os.getenv("PADDLE_DISTRI_BACKEND", "auto")
+    if backend == "auto":
+        has_gpu = libpaddle.is_compiled_with_cuda() and libpaddle.get_cuda_device_count() > 0
+        return "nccl" if has_gpu else "gloo"
+    if backend not in ("gloo", "nccl"):
+        raise ValueError(f"init_parallel_env: PADDLE_DISTRI_BACKEND must be 'gloo', 'nccl' or "
+                         f"'auto', received '{backend}'")
+    return backend
+
+
+def _new_process_group(rank, ranks, gid, timeout, backend):
+    if backend == "nccl":
+        if not hasattr(_core, "ProcessGroupNCCL"):
+            raise ValueError("paddle.distributed: the nccl backend needs a build with CUDA "
+                             "(WITH_GPU)")
+        return _core.ProcessGroupNCCL(_State.store, rank, len(ranks), gid, list(ranks), timeout,
+                                      _State.device_id)
     return _core.ProcessGroupGloo(_State.store, rank, len(ranks), gid, list(ranks), timeout,
                                   _State.iface, _State.hostname, _State.check_tensors)
 
@@ -234,8 +256,14 @@ def init_parallel_env(*, timeout=None):
     _State.hostname = _bind_hostname(host)
     _State.iface = os.getenv("GLOO_SOCKET_IFNAME", "")
     _State.check_tensors = os.getenv("PADDLE_DISTRIBUTED_CHECK", "1") not in ("0", "false", "False")
+    _State.backend = _default_backend()
+    _State.device_id = ParallelEnv().device_id
+    if _State.backend == "nccl":
+        from .. import device
+        device.set_device(f"gpu:{_State.device_id}")
     _State.store = _core.TCPStore(host, port, rank == 0, rank, world_size, seconds)
-    pg = _new_gloo_group(rank, range(world_size), 0, seconds)
+    pg = _new_process_group(rank, range(world_size), 0, seconds, _State.backend)
+    _core.register_ring(0, pg)  # the static-graph collectives' ring_id 0
     _State.default_group = Group(rank, 0, range(world_size), pg=pg, name="_default_pg")
     _State.groups = {0: _State.default_group}
     _State.next_group_id = 1
@@ -259,9 +287,9 @@ def new_group(ranks=None, backend=None, timeout=datetime.timedelta(seconds=1800)
     calls new_group with the same arguments, members or not; non-members get a group whose rank
     is -1."""
     world = _get_global_group()
-    if backend not in (None, "gloo"):
-        raise ValueError(f"new_group: backend must be 'gloo' or None in this CPU build, "
-                         f"received '{backend}'")
+    if backend not in (None, "gloo", "nccl"):
+        raise ValueError(f"new_group: backend must be 'gloo', 'nccl' or None, received "
+                         f"'{backend}'")
     ranks = sorted(range(world.nranks) if ranks is None else ranks)
     if len(set(ranks)) != len(ranks):
         raise ValueError(f"new_group: ranks must be distinct, received {ranks}")
@@ -273,7 +301,8 @@ def new_group(ranks=None, backend=None, timeout=datetime.timedelta(seconds=1800)
     _State.next_group_id += 1
     me = world.rank
     if me in ranks:
-        pg = _new_gloo_group(ranks.index(me), ranks, gid, seconds)
+        pg = _new_process_group(ranks.index(me), ranks, gid, seconds, backend or _State.backend)
+        _core.register_ring(gid, pg)
         group = Group(ranks.index(me), gid, ranks, pg=pg, name=f"_pg_{gid}")
     else:
         group = Group(-1, gid, ranks, name=f"_pg_{gid}")
@@ -284,13 +313,24 @@ def new_group(ranks=None, backend=None, timeout=datetime.timedelta(seconds=1800)
 def destroy_process_group(group=None):
     """Destroys `group`, or every group and the store when group is None."""
     if group is None:
+        for gid in _State.groups:
+            _core.register_ring(gid, None)
         _State.groups = {}
         _State.default_group = None
         _State.store = None
         return
     _State.groups.pop(group.id, None)
+    _core.register_ring(group.id, None)
     if group is _State.default_group:
         _State.default_group = None
+
+
+@atexit.register
+def _release_rings():
+    # The ring registry is a C++ static: empty it while Python runs, so that no process group
+    # is left to a static destructor at exit.
+    for gid in _State.groups:
+        _core.register_ring(gid, None)
 
 
 def get_rank(group=None):

@@ -224,6 +224,102 @@ def data_parallel():
     report(params=params, accumulated=accumulated)
 
 
+class TwoBranches(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.a = paddle.nn.Linear(4, 1)
+        self.b = paddle.nn.Linear(4, 1)
+
+    def forward(self, x, use_b):
+        return self.a(x) + self.b(x) if use_b else self.a(x)
+
+
+def unused_parameters():
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+    paddle.seed(1)
+    model = paddle.DataParallel(TwoBranches(), find_unused_parameters=True)
+    x = paddle.ones([2, 4]) * (rank + 1)
+    # only rank 1 uses branch b: rank 0 contributes zeros to b's average
+    model(x, use_b=rank == 1).sum().backward()
+    grads = {name: p.grad.numpy().tolist() for name, p in model.named_parameters()}
+    strict = paddle.DataParallel(TwoBranches())
+    strict(x, use_b=False).sum().backward()
+    try:
+        strict(x, use_b=False)
+    except RuntimeError as e:
+        message = str(e)
+    else:
+        raise AssertionError("an unused parameter without find_unused_parameters was not reported")
+    report(grads=grads, message=message)
+
+
+def static_collectives():
+    """Paddle's c_* ops in a static program, on ring 0 (the default group)."""
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    from paddle import _C_ops
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2 * n, 3], "float32")
+        fetches = [_C_ops.c_allreduce_sum(x, 0, True, False),
+                   _C_ops.c_allreduce_max(x, 0, True, False),
+                   _C_ops.c_allreduce_min(x, 0, True, False),
+                   _C_ops.c_allreduce_prod(x, 0, True, False),
+                   _C_ops.c_broadcast(x, 0, n - 1, True),
+                   _C_ops.c_allgather(x, 0, n, True),
+                   _C_ops.c_reducescatter(x, 0, n, True)]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    every = [rank_data(r, (2 * n, 3), "float32") for r in range(n)]
+    got = exe.run(main, feed={"x": every[rank]}, fetch_list=fetches)
+    stacked = np.stack(every)
+    expected = [stacked.sum(0), stacked.max(0), stacked.min(0), stacked.prod(0), every[n - 1],
+                np.concatenate(every), stacked.sum(0)[2 * rank:2 * rank + 2]]
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
+    report(ok=True)
+
+
+def fleet_static_train(rank, n, seed, use_fleet, steps=3, batch=16):
+    from paddle.distributed import fleet
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        paddle.seed(seed)
+        x = paddle.static.data("x", [None, 8], "float32")
+        y = paddle.static.data("y", [None, 1], "float32")
+        model = mlp(seed)
+        loss = paddle.nn.functional.mse_loss(model(x), y)
+        opt = paddle.optimizer.SGD(learning_rate=0.1)
+        if use_fleet:
+            opt = fleet.distributed_optimizer(opt)
+        opt.minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    share = batch // n
+    for step, (xs, ys) in enumerate(mlp_batches(steps, batch)):
+        feed = {"x": xs[rank * share:(rank + 1) * share], "y": ys[rank * share:(rank + 1) * share]}
+        params = exe.run(main, feed=feed, fetch_list=[p.name for p in model.parameters()])
+    return [p.tolist() for p in params]
+
+
+def fleet_collective():
+    from paddle.distributed import fleet
+    fleet.init(is_collective=True)
+    rank, n = fleet.worker_index(), fleet.worker_num()
+    # dygraph: distributed_model is DataParallel
+    model = fleet.distributed_model(mlp(seed=7 if rank == 0 else 50))
+    opt = fleet.distributed_optimizer(paddle.optimizer.SGD(learning_rate=0.1,
+                                                           parameters=model.parameters()))
+    dygraph = train_mlp(model, mlp_batches(4, 16), rank, n)
+    del opt
+    # static: the parameters start different per rank; the startup program broadcasts rank 0's
+    static = fleet_static_train(rank, n, seed=7 if rank == 0 else 60, use_fleet=True)
+    report(dygraph=dygraph, static=static, first=fleet.is_first_worker())
+
+
 def spawned_all_reduce(path):
     dist.init_parallel_env()
     t = paddle.to_tensor([float(dist.get_rank() + 1)])

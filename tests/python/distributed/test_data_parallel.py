@@ -58,3 +58,16 @@ def test_launch_writes_worker_logs(tmp_path):
     for r in range(2):
         log = (tmp_path / f"workerlog.{r}").read_text()
         assert f'"rank": {r}' in log and '"world_size": 2' in log, log
+
+
+def test_find_unused_parameters():
+    values = check_ok(run_ranks("unused_parameters", 2))
+    by_rank = {v["rank"]: v["grads"] for v in values}
+    assert by_rank[0] == by_rank[1]
+    # rank 1's input is 2, the batch has 2 rows: d(sum)/d(b.weight) = 4 there, 0 on rank 0
+    np.testing.assert_allclose(np.array(by_rank[0]["_layers.b.weight"]).ravel(), [2.0] * 4)
+    # a.weight: (2 + 4) / 2
+    np.testing.assert_allclose(np.array(by_rank[0]["_layers.a.weight"]).ravel(), [3.0] * 4)
+    for v in values:
+        assert "gave no gradient to parameter(s) linear_" in v["message"], v["message"]
+        assert "find_unused_parameters=True" in v["message"], v["message"]
