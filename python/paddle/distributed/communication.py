@@ -119,6 +119,26 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
     return task
 
 
+def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
+    """Rank `dst` gets every rank's `tensor` in `gather_list` (cleared first), in rank order.
+    It runs as an all_gather (every rank receives the data): simpler than a rooted gather and,
+    on the ring, the same number of steps."""
+    _check_tensor(tensor, "gather")
+    group = _group(group, "gather")
+    if not group.is_member():
+        return _DoneTask()
+    root = _group_rank(group, dst, "gather", "dst")
+    if group.rank == root and not isinstance(gather_list, list):
+        raise TypeError(f"paddle.distributed.gather: the destination rank needs `gather_list`, "
+                        f"a list, received {type(gather_list).__name__}")
+    parts = []
+    task = all_gather(parts, tensor, group)
+    if group.rank == root:
+        gather_list.clear()
+        gather_list.extend(parts)
+    return task
+
+
 def _object_to_tensor(obj):
     data = np.frombuffer(pickle.dumps(obj), dtype=np.uint8)
     return to_tensor(data, dtype="uint8"), data.size

@@ -81,6 +81,15 @@ def collectives():
     assert len(parts) == n
     for r, p in enumerate(parts):
         np.testing.assert_array_equal(p.numpy(), rank_data(r, (2, 2), "float32"))
+    gathered = []
+    dist.gather(tensor(np.array([rank, 2 * rank], "int32"), "int32"),
+                gathered if rank == n - 1 else None, dst=n - 1)
+    if rank == n - 1:
+        np.testing.assert_array_equal(np.stack([g.numpy() for g in gathered]),
+                                      [[r, 2 * r] for r in range(n)])
+    boxed = [{"from": rank}, rank] if rank == 0 else [None, None]
+    dist.broadcast_object_list(boxed, src=0)
+    assert boxed == [{"from": 0}, 0], boxed
     objects = []
     dist.all_gather_object(objects, {"rank": rank, "name": "x" * rank})
     assert objects == [{"rank": r, "name": "x" * r} for r in range(n)], objects
@@ -165,6 +174,23 @@ def dead_peer():
         report(message=str(e), seconds=time.time() - start)
         return
     raise AssertionError("all_reduce with a dead peer did not fail")
+
+
+def dead_peer_in_backward():
+    dist.init_parallel_env()
+    model = paddle.DataParallel(mlp(), comm_buffer_size=0.001, last_comm_buffer_size=0.0005)
+    x = paddle.ones([4, 8])
+    model(x).sum().backward()
+    if dist.get_rank() == 1:
+        os._exit(3)
+    start = time.time()
+    try:
+        for _ in range(3):
+            model(x).sum().backward()
+    except RuntimeError as e:
+        report(message=str(e), seconds=time.time() - start)
+        return
+    raise AssertionError("backward with a dead peer did not fail")
 
 
 def never_joins():

@@ -1,7 +1,7 @@
 """paddle.distributed's collectives, each rank a separate process, checked against NumPy inside
 the ranks (dist_worker.collectives: all_reduce over every dtype and op, AVG, broadcast, reduce,
-all_gather, all_gather_object, reduce_scatter, scatter, alltoall, send/recv, isend/irecv,
-new_group, barrier)."""
+all_gather, gather, all_gather_object, broadcast_object_list, reduce_scatter, scatter, alltoall,
+send/recv, isend/irecv, new_group, barrier)."""
 import pytest
 
 from dist_testing import check_ok, run_ranks

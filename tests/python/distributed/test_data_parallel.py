@@ -37,16 +37,28 @@ def test_data_parallel_single_process_is_the_layer():
     assert list(model.state_dict()) == list(dist_worker.mlp().state_dict())
 
 
+def joined(context, timeout=60):
+    """Joins spawned processes within a hard timeout (they are terminated if they hang)."""
+    try:
+        finished = context.join(timeout)
+    finally:
+        for p in context.processes:
+            if p.is_alive():
+                p.terminate()
+    assert finished, f"spawned processes hung for {timeout} s"
+
+
 def test_spawn(tmp_path):
     import paddle.distributed as dist
-    dist.spawn(dist_worker.spawned_all_reduce, args=(str(tmp_path / "out"),), nprocs=2)
+    joined(dist.spawn(dist_worker.spawned_all_reduce, args=(str(tmp_path / "out"),), nprocs=2,
+                      join=False))
     assert [float((tmp_path / f"out.{r}").read_text()) for r in range(2)] == [3.0, 3.0]
 
 
 def test_spawn_reports_the_failing_process():
     import paddle.distributed as dist
     with pytest.raises(RuntimeError, match="process 1 raised"):
-        dist.spawn(dist_worker.fails_on_rank_1, nprocs=2)
+        joined(dist.spawn(dist_worker.fails_on_rank_1, nprocs=2, join=False))
 
 
 def test_launch_writes_worker_logs(tmp_path):

@@ -72,3 +72,12 @@ def test_killed_rank_under_launch_stops_the_job(tmp_path):
     assert result.returncode != 0
     assert "process 1 exited with code 5" in result.stderr or "rank 1 has exited" in (
         tmp_path / "log" / "workerlog.0").read_text(), result.stderr
+
+
+def test_dead_rank_during_data_parallel_backward():
+    results = run_ranks("dead_peer_in_backward", 2, timeout=60)
+    code, value, out = results[0]
+    assert code == 0 and value is not None, out
+    assert "all_reduce failed on rank 0 of 2: rank 1 has exited" in value["message"], \
+        value["message"]
+    assert value["seconds"] < 10
