@@ -1,7 +1,8 @@
-// ProcessGroup: the collectives of one group of ranks, as PaddlePaddle's ProcessGroup. Every
-// operation is queued in call order on the group's communication thread and returns a Task;
-// sync_op waits for it before returning. Ranks issue the same operations in the same order, which
-// is what makes the queue order a valid matching between ranks. Tensors are dense, row-major and
+// ProcessGroup: the collectives of one group of ranks, as PaddlePaddle's ProcessGroup. Operations
+// run one at a time in call order (on the group's communication thread, or on the caller's for a
+// synchronous one when nothing is queued) and return a Task; sync_op waits for it before
+// returning. Ranks issue the same operations in the same order, which is what makes the call
+// order a valid matching between ranks. Tensors are dense, row-major and
 // on the group's device; the collective reads and writes their buffers in place.
 #pragma once
 

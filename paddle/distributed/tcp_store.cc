@@ -251,9 +251,9 @@ class TCPStoreServer {
   std::thread thread_;
 };
 
-TCPStore::TCPStore(std::string host, int port, bool is_master, int rank, int world_size,
+TCPStore::TCPStore(std::string host, int port, bool is_master, int rank,
                    std::chrono::milliseconds timeout)
-    : host_(std::move(host)), port_(port), rank_(rank), world_size_(world_size), timeout_(timeout) {
+    : host_(std::move(host)), port_(port), rank_(rank), timeout_(timeout) {
   PD_CHECK(
       port >= 0 && port < 65536,
       errors::InvalidArgument("TCPStore: the master port must be in [0, 65535], received ", port));
@@ -371,8 +371,7 @@ std::vector<std::string> TCPStore::Missing(const std::vector<std::string>& keys)
   return missing;
 }
 
-void TCPStore::Wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout,
-                    const std::string& what) {
+void TCPStore::Wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   auto pause = std::chrono::microseconds(200);
   std::vector<std::string> missing = keys;
@@ -386,8 +385,7 @@ void TCPStore::Wait(const std::vector<std::string>& keys, std::chrono::milliseco
   std::string names;
   for (const std::string& key : missing) names += (names.empty() ? "'" : ", '") + key + "'";
   PD_THROW(errors::PreconditionNotMet("TCPStore: rank ", rank_, " waited ", Seconds(timeout),
-                                      what.empty() ? " for keys " : what, names,
-                                      " that never appeared"));
+                                      " for keys ", names, " that never appeared"));
 }
 
 std::vector<int> TCPStore::DeadRanks() {

@@ -24,8 +24,7 @@ class TCPStore {
   // `is_master`: this process listens on `port` (0 picks a free one, see port()) and serves the
   // store. Every process then connects to host:port, retrying until `timeout` passes; `rank`
   // names it in the liveness record and in errors.
-  TCPStore(std::string host, int port, bool is_master, int rank, int world_size,
-           std::chrono::milliseconds timeout);
+  TCPStore(std::string host, int port, bool is_master, int rank, std::chrono::milliseconds timeout);
   ~TCPStore();
   TCPStore(const TCPStore&) = delete;
   TCPStore& operator=(const TCPStore&) = delete;
@@ -36,10 +35,8 @@ class TCPStore {
   // Adds `delta` to the integer stored under `key` (0 when absent) and returns the sum.
   int64_t Add(const std::string& key, int64_t delta);
   bool Check(const std::string& key);
-  // Waits until every key exists; on timeout the error lists the missing keys, each described by
-  // `describe(key)` (for example "rank 3").
-  void Wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout,
-            const std::string& what = "");
+  // Waits until every key exists; on timeout the error lists the missing keys.
+  void Wait(const std::vector<std::string>& keys, std::chrono::milliseconds timeout);
   // The keys of `keys` that do not exist yet.
   std::vector<std::string> Missing(const std::vector<std::string>& keys);
   // Ranks whose connection to the master closed without a goodbye (they exited or were killed).
@@ -61,7 +58,6 @@ class TCPStore {
   std::string host_;
   int port_;
   int rank_;
-  int world_size_;
   std::chrono::milliseconds timeout_;
   std::unique_ptr<TCPStoreServer> server_;
   int fd_ = -1;

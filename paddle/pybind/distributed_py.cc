@@ -37,14 +37,13 @@ void BindDistributed(py::module_& parent) {
       .value("AVG", ReduceOp::AVG);
 
   py::class_<TCPStore, std::shared_ptr<TCPStore>>(m, "TCPStore")
-      .def(py::init([](const std::string& host, int port, bool is_master, int rank, int world_size,
-                       double timeout) {
-             py::gil_scoped_release release;
-             return std::make_shared<TCPStore>(host, port, is_master, rank, world_size,
-                                               Millis(timeout));
-           }),
-           py::arg("hostname"), py::arg("port"), py::arg("is_master"), py::arg("rank"),
-           py::arg("world_size"), py::arg("timeout") = 900.0)
+      .def(
+          py::init([](const std::string& host, int port, bool is_master, int rank, double timeout) {
+            py::gil_scoped_release release;
+            return std::make_shared<TCPStore>(host, port, is_master, rank, Millis(timeout));
+          }),
+          py::arg("hostname"), py::arg("port"), py::arg("is_master"), py::arg("rank"),
+          py::arg("timeout") = 900.0)
       .def_property_readonly("port", &TCPStore::port)
       .def("set",
            [](TCPStore& s, const std::string& key, const py::bytes& value) {

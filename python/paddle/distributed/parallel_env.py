@@ -261,7 +261,7 @@ def init_parallel_env(*, timeout=None):
     if _State.backend == "nccl":
         from .. import device
         device.set_device(f"gpu:{_State.device_id}")
-    _State.store = _core.TCPStore(host, port, rank == 0, rank, world_size, seconds)
+    _State.store = _core.TCPStore(host, port, rank == 0, rank, seconds)
     pg = _new_process_group(rank, range(world_size), 0, seconds, _State.backend)
     _core.register_ring(0, pg)  # the static-graph collectives' ring_id 0
     _State.default_group = Group(rank, 0, range(world_size), pg=pg, name="_default_pg")

@@ -35,9 +35,9 @@ std::shared_ptr<ProcessGroupGloo> Group(std::shared_ptr<TCPStore> store, int ran
 }
 
 TEST(ProcessGroupGloo, AllReduceAndMismatchBetweenTwoRanks) {
-  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, 2, milliseconds(10000));
+  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, milliseconds(10000));
   auto client =
-      std::make_shared<TCPStore>("127.0.0.1", master->port(), false, 1, 2, milliseconds(10000));
+      std::make_shared<TCPStore>("127.0.0.1", master->port(), false, 1, milliseconds(10000));
   std::vector<float> sums[2];
   std::string mismatch[2];
   auto run = [&](int rank, std::shared_ptr<TCPStore> store) {
@@ -61,7 +61,7 @@ TEST(ProcessGroupGloo, AllReduceAndMismatchBetweenTwoRanks) {
 }
 
 TEST(ProcessGroupGloo, RankThatNeverJoinsIsNamed) {
-  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, 3, milliseconds(10000));
+  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, milliseconds(10000));
   try {
     Group(master, 0, 3, milliseconds(300));
     FAIL() << "the group formed without ranks 1 and 2";
@@ -72,7 +72,7 @@ TEST(ProcessGroupGloo, RankThatNeverJoinsIsNamed) {
 }
 
 TEST(ProcessGroupGloo, RankOutOfRangeIsRefused) {
-  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, 2, milliseconds(1000));
+  auto master = std::make_shared<TCPStore>("127.0.0.1", 0, true, 0, milliseconds(1000));
   try {
     Group(master, 2, 2, milliseconds(300));
     FAIL() << "rank 2 of 2 was accepted";

@@ -13,8 +13,8 @@ namespace {
 using std::chrono::milliseconds;
 
 TEST(TCPStore, SetGetAddAcrossClients) {
-  TCPStore master("127.0.0.1", 0, true, 0, 2, milliseconds(5000));
-  TCPStore client("127.0.0.1", master.port(), false, 1, 2, milliseconds(5000));
+  TCPStore master("127.0.0.1", 0, true, 0, milliseconds(5000));
+  TCPStore client("127.0.0.1", master.port(), false, 1, milliseconds(5000));
   std::thread setter([&] {
     std::this_thread::sleep_for(milliseconds(50));
     master.Set("key", {1, 2, 3});
@@ -29,7 +29,7 @@ TEST(TCPStore, SetGetAddAcrossClients) {
 }
 
 TEST(TCPStore, WaitTimesOutNamingTheMissingKeys) {
-  TCPStore master("127.0.0.1", 0, true, 0, 1, milliseconds(5000));
+  TCPStore master("127.0.0.1", 0, true, 0, milliseconds(5000));
   master.Set("present", {0});
   auto start = std::chrono::steady_clock::now();
   try {
@@ -45,11 +45,11 @@ TEST(TCPStore, WaitTimesOutNamingTheMissingKeys) {
 TEST(TCPStore, UnreachableMasterIsNamed) {
   int port;
   {
-    TCPStore probe("127.0.0.1", 0, true, 0, 1, milliseconds(1000));
+    TCPStore probe("127.0.0.1", 0, true, 0, milliseconds(1000));
     port = probe.port();
   }  // nobody listens there any more
   try {
-    TCPStore client("127.0.0.1", port, false, 1, 2, milliseconds(300));
+    TCPStore client("127.0.0.1", port, false, 1, milliseconds(300));
     FAIL() << "connected to a closed port";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("127.0.0.1:" + std::to_string(port)), std::string::npos)
@@ -60,7 +60,7 @@ TEST(TCPStore, UnreachableMasterIsNamed) {
 
 TEST(TCPStore, UnresolvableMasterIsAnInvalidArgument) {
   try {
-    TCPStore client("no-such-host.invalid", 1234, false, 1, 2, milliseconds(300));
+    TCPStore client("no-such-host.invalid", 1234, false, 1, milliseconds(300));
     FAIL() << "resolved an invalid host";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
