@@ -83,3 +83,18 @@ def test_find_unused_parameters():
     for v in values:
         assert "gave no gradient to parameter(s) linear_" in v["message"], v["message"]
         assert "find_unused_parameters=True" in v["message"], v["message"]
+
+
+def test_launch_plans_ranks_node_by_node():
+    from paddle.distributed.launch.main import _parser, _plan
+    args = _parser().parse_args(["--ips", "10.0.0.1,10.0.0.2", "--rank", "1",
+                                 "--nproc_per_node", "2", "train.py"])
+    endpoints, first_rank, nproc, devices = _plan(args)
+    assert endpoints == ["10.0.0.1:6170", "10.0.0.1:6171", "10.0.0.2:6170", "10.0.0.2:6171"]
+    assert (first_rank, nproc, devices) == (2, 2, None)
+    args = _parser().parse_args(["--devices", "0,1", "--master", "127.0.0.1:7000", "train.py"])
+    endpoints, first_rank, nproc, devices = _plan(args)
+    assert endpoints[0] == "127.0.0.1:7000" and len(endpoints) == 2
+    assert devices == ["0", "1"] and first_rank == 0
+    with pytest.raises(SystemExit, match="--rank must be in"):
+        _plan(_parser().parse_args(["--ips", "10.0.0.1,10.0.0.2", "--rank", "2", "train.py"]))
