@@ -67,6 +67,7 @@ std::vector<Tensor> AccumulationNode::Apply(std::vector<Tensor>* slot_grads, boo
     meta->grad = AddGradients(meta->grad, incoming);
   }
   if (!create_graph) meta->grad.set_autograd_meta(nullptr);
+  for (const auto& hook : reduce_hooks_) hook();
   return {};
 }
 

@@ -2,6 +2,7 @@
 // in) and its edges the forward inputs (gradients go out), both flattened over tensor lists.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,9 +55,13 @@ class AccumulationNode : public GradNode {
   std::string name() const override { return "AccumulationNode"; }
   std::vector<Tensor> Apply(std::vector<Tensor>* slot_grads, bool create_graph) override;
   std::shared_ptr<AutogradMeta> leaf_meta() const { return leaf_.lock(); }
+  // Runs `hook` each time a gradient has been accumulated into the leaf's `grad`, as Paddle's
+  // reduce hooks: DataParallel's reducer learns there that a parameter's gradient is final.
+  void AddReduceHook(std::function<void()> hook) { reduce_hooks_.push_back(std::move(hook)); }
 
  private:
   std::weak_ptr<AutogradMeta> leaf_;
+  std::vector<std::function<void()>> reduce_hooks_;
 };
 
 // A forward tensor kept for backward, with the version it had, so an in-place write in between

@@ -19,6 +19,7 @@ void BindOps(py::module_& m);
 void BindAutograd(py::module_& m);
 void BindRuntime(py::module_& m);
 void BindInference(py::module_& m);
+void BindDistributed(py::module_& m);
 
 void BindFramework(py::module_& m);
 

@@ -16,4 +16,5 @@ PYBIND11_MODULE(libpaddle, m) {
   paddle::pybind::BindAutograd(m);
   paddle::pybind::BindRuntime(m);
   paddle::pybind::BindInference(m);
+  paddle::pybind::BindDistributed(m);
 }

@@ -56,6 +56,8 @@ from . import callbacks, hapi  # noqa: E402,F401
 from .hapi import Model, flops, summary  # noqa: E402,F401
 from . import text  # noqa: E402,F401
 from . import fft, signal  # noqa: E402,F401
+from . import distributed  # noqa: E402,F401
+from .distributed import DataParallel  # noqa: E402,F401
 
 
 def enable_static():
