@@ -1695,3 +1695,4 @@ from op_db_attn import ATTENTION_OPS; OP_DB += ATTENTION_OPS  # noqa: E402,E702
 from op_db_rng import RNG_OPS; OP_DB += RNG_OPS  # noqa: E402,E702
 from op_db_linalg import LINALG_OPS; OP_DB += LINALG_OPS  # noqa: E402,E702
 from op_db_complex import COMPLEX_OPS; OP_DB += COMPLEX_OPS  # noqa: E402,E702
+from op_db_optim import OPTIM_OPS; OP_DB += OPTIM_OPS  # noqa: E402,E702
