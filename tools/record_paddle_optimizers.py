@@ -1,6 +1,6 @@
 """Records what PaddlePaddle's optimizers give on the cases of
 tests/python/optimizer/optimizer_cases.py (losses, final parameters and optimizer state after
-each case's steps, in dygraph and as a static program) into
+each case's steps, in dygraph and as a static program; LBFGS in dygraph) into
 tests/python/optimizer/paddle_optimizers_reference.npz, which test_more_optimizers.py compares
 this framework with. A case whose static run fails under PaddlePaddle is recorded without
 "static/..." entries (the list is printed).
@@ -17,7 +17,8 @@ CASES_DIR = os.path.join(HERE, "..", "tests", "python", "optimizer")
 sys.path.insert(0, CASES_DIR)
 
 import paddle  # noqa: E402
-from optimizer_cases import CASES, run_dygraph, run_static  # noqa: E402
+from optimizer_cases import (CASES, LBFGS_CASES, run_dygraph, run_lbfgs,  # noqa: E402
+                             run_static)
 
 
 def main():
@@ -37,6 +38,9 @@ def main():
             static_failures.append(f"{name}: {type(error).__name__}: {error}"[:200])
         finally:
             paddle.disable_static()
+    for name in LBFGS_CASES:  # dygraph only, as LBFGS is
+        for key, value in run_lbfgs(paddle, name).items():
+            recorded[f"{name}/dygraph/{key}"] = value
     path = os.path.join(CASES_DIR, "paddle_optimizers_reference.npz")
     np.savez_compressed(path, **recorded)
     print(f"recorded {len(recorded) - 1} arrays from paddle {paddle.__version__} in {path}")

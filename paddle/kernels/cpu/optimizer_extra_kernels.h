@@ -16,8 +16,9 @@
 //             p -= lr * m_hat / (sqrt(m2 / (1 - b2pow)) + epsilon)
 //   radam:    b1pow *= b1;  b2pow *= b2;  rho = (rho * (b2 - b2pow) + b2pow) / (1 - b2pow)
 //             rho_t = rho_inf - 2 * rho with rho_inf = 2 / (1 - b2) - 1;  m1, m2 as adam
-//             p -= lr * m1 / (1 - b1pow) * (rho_t > 5 ? r_t * sqrt(1 - b2pow) / (sqrt(m2) + eps) : 1)
-//             with r_t = sqrt((rho_t - 4) (rho_t - 2) rho_inf / ((rho_inf - 4) (rho_inf - 2) rho_t))
+//             p -= lr * m1 / (1 - b1pow) * (rho_t > 5 ? r_t * sqrt(1 - b2pow) / (sqrt(m2) + eps) :
+//             1) with r_t = sqrt((rho_t - 4) (rho_t - 2) rho_inf / ((rho_inf - 4) (rho_inf - 2)
+//             rho_t))
 //   asgd:     d += g - y;  y = g;  p -= lr * d / n
 //   rprop:    s = g * prev;  lr = clip(lr * (s > 0 ? eta+ : s < 0 ? eta- : 1), lr_min, lr_max)
 //             g = 0 where s < 0;  p -= sign(g) * lr;  prev = g
@@ -147,8 +148,8 @@ void AdamaxKernel(const Context& ctx, const DenseTensor& param, const DenseTenso
     S* n_out = ctx.template Alloc<S>(inf_norm_out);
     // The bias correction in double, as the other fused updates compute their step scalars.
     double b1pow = optimizer_extra::LoadScalarTensor<double>(beta1_pow);
-    MT lr_t = static_cast<MT>(optimizer_extra::LoadScalarTensor<double>(learning_rate) /
-                              (1.0 - b1pow));
+    MT lr_t =
+        static_cast<MT>(optimizer_extra::LoadScalarTensor<double>(learning_rate) / (1.0 - b1pow));
     MT b1 = static_cast<MT>(beta1);
     MT b2 = static_cast<MT>(beta2);
     MT eps = static_cast<MT>(epsilon);
@@ -274,7 +275,8 @@ void LambKernel(const Context& ctx, const DenseTensor& param, const DenseTensor&
     }
     MT step = static_cast<MT>(static_cast<double>(lr) * ratio);
     funcs::ParallelFor(numel, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) p.Store(i, p.Load(i) - step * r[static_cast<size_t>(i)]);
+      for (int64_t i = begin; i < end; ++i)
+        p.Store(i, p.Load(i) - step * r[static_cast<size_t>(i)]);
     });
     ctx.Alloc(beta1_pow_out, beta1_pow.dtype());
     ctx.Alloc(beta2_pow_out, beta2_pow.dtype());

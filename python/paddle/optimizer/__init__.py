@@ -8,6 +8,7 @@ from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
 from .lamb import Lamb
+from .lbfgs import LBFGS
 from .momentum import Momentum
 from .nadam import NAdam
 from .optimizer import Optimizer
@@ -16,5 +17,5 @@ from .rmsprop import RMSProp
 from .rprop import Rprop
 from .sgd import SGD
 
-__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "Lamb", "Momentum", "NAdam",
+__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "LBFGS", "Lamb", "Momentum", "NAdam",
            "Optimizer", "RAdam", "RMSProp", "Rprop", "SGD"]

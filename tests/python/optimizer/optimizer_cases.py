@@ -108,3 +108,36 @@ def run_static(paddle, name):
         out = exe.run(main, feed={"x": bx, "y": by}, fetch_list=[loss, model.weight, model.bias])
         losses.append(float(out[0]))
     return {"losses": np.array(losses), "weight": np.array(out[1]), "bias": np.array(out[2])}
+
+
+# LBFGS, closure-driven: name -> its keyword arguments. Each case runs LBFGS_STEPS step() calls
+# on the whole data set (all batches in one).
+LBFGS_STEPS = 3
+LBFGS_CASES = {
+    "lbfgs": dict(learning_rate=0.5, max_iter=5, history_size=3),
+    "lbfgs_strong_wolfe": dict(learning_rate=0.5, max_iter=5, history_size=3,
+                               line_search_fn="strong_wolfe"),
+    "lbfgs_defaults": dict(),
+}
+
+
+def run_lbfgs(paddle, name):
+    """{"losses": [LBFGS_STEPS], "weight", "bias", "func_evals", "n_iter", "d", "H_diag"}."""
+    weight, bias, batches = data()
+    model = _model(paddle, weight, bias)
+    opt = paddle.optimizer.LBFGS(parameters=model.parameters(), **LBFGS_CASES[name])
+    x = paddle.to_tensor(np.concatenate([bx for bx, _ in batches]))
+    y = paddle.to_tensor(np.concatenate([by for _, by in batches]))
+
+    def closure():
+        opt.clear_grad()
+        loss = paddle.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        return loss
+
+    losses = [float(opt.step(closure)) for _ in range(LBFGS_STEPS)]
+    state = opt.state_dict()["state"]
+    return {"losses": np.array(losses), "weight": model.weight.numpy(),
+            "bias": model.bias.numpy(), "func_evals": np.array(state["func_evals"]),
+            "n_iter": np.array(state["n_iter"]), "d": np.array(state["d"].numpy()),
+            "H_diag": np.array(float(state["H_diag"]))}
