@@ -317,3 +317,97 @@ OPTIM_OPS = [
     OpInfo("asgd", asgd_api, np_asgd, _asgd_samples, grad=False, errors=_asgd_errors),
     OpInfo("rprop", rprop_api, np_rprop, _rprop_samples, grad=False, errors=_rprop_errors),
 ]
+
+
+# ---- loss scaling (amp.yaml) -----------------------------------------------------------------
+# The gradient list comes last, one argument each (the harness feeds top-level arrays).
+def np_check_finite_and_unscale(scale, *x):
+    found = not all(np.all(np.isfinite(t)) for t in x)
+    return [t / _scalar(scale) for t in x] + [np.array([found])]
+
+
+def check_finite_and_unscale_api(scale, *x):
+    out, found_infinite = paddle._C_ops.check_finite_and_unscale(list(x), scale)
+    return list(out) + [found_infinite]
+
+
+def np_update_loss_scaling(found_infinite, prev_loss_scaling, in_good_steps, in_bad_steps, *x,
+                           incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio,
+                           stop_update=False):
+    found = bool(_scalar(found_infinite))
+    scaling = float(_scalar(prev_loss_scaling))
+    good, bad = int(_scalar(in_good_steps)), int(_scalar(in_bad_steps))
+    if not stop_update:
+        if found:
+            good, bad = 0, bad + 1
+            if bad == decr_every_n_nan_or_inf:
+                scaling, bad = max(scaling * decr_ratio, 1.0), 0
+        else:
+            good, bad = good + 1, 0
+            if good == incr_every_n_steps:
+                scaling, good = scaling * incr_ratio, 0
+    out = [np.zeros_like(t) if found else t for t in x]
+    return out + [np.full(np.shape(prev_loss_scaling), scaling),
+                  np.full(np.shape(in_good_steps), good, np.int32),
+                  np.full(np.shape(in_bad_steps), bad, np.int32)]
+
+
+def update_loss_scaling_api(found_infinite, prev_loss_scaling, in_good_steps, in_bad_steps, *x,
+                            **kwargs):
+    out, *rest = paddle._C_ops.update_loss_scaling(list(x), found_infinite, prev_loss_scaling,
+                                                   in_good_steps, in_bad_steps, **kwargs)
+    return list(out) + rest
+
+
+def _check_finite_samples(rng):
+    inf_grad = uniform(rng, (2, 3))
+    inf_grad[1, 2] = np.inf
+    nan_grad = uniform(rng, (4,))
+    nan_grad[0] = np.nan
+    return [Sample([np.array([1024.0]), uniform(rng, (3, 4)), uniform(rng, (5,))]),
+            Sample([np.array([0.5]), uniform(rng, (2, 2))]),
+            Sample([np.array([8.0]), uniform(rng, (3,)), inf_grad]),
+            Sample([np.array([2.0]), nan_grad])]
+
+
+def _loss_scaling_sample(rng, found, scale, good, bad, **attrs):
+    kwargs = dict(incr_every_n_steps=3, decr_every_n_nan_or_inf=2, incr_ratio=2.0,
+                  decr_ratio=0.5)
+    kwargs.update(attrs)
+    return Sample([np.array([found]), np.array([scale]), np.array([good], np.int32),
+                   np.array([bad], np.int32), uniform(rng, (2, 3)), uniform(rng, (4,))], kwargs)
+
+
+def _update_loss_scaling_samples(rng):
+    return [_loss_scaling_sample(rng, False, 8.0, 0, 0),  # one more good step
+            _loss_scaling_sample(rng, False, 8.0, 2, 0),  # the third: the scaling doubles
+            _loss_scaling_sample(rng, True, 8.0, 2, 0),  # a bad step resets the good ones
+            _loss_scaling_sample(rng, True, 8.0, 0, 1),  # the second bad one: halved
+            _loss_scaling_sample(rng, True, 1.5, 0, 1),  # ... but not below 1
+            _loss_scaling_sample(rng, True, 8.0, 0, 1, stop_update=True)]
+
+
+def _check_finite_errors():
+    return [ErrorSample([np.array([1.0, 2.0]), np.zeros((2, 3))], {}, ValueError, "scale"),
+            ErrorSample([np.array([1.0]), np.zeros((2, 3)), np.zeros((2,), np.int32)], {},
+                        TypeError, "x")]
+
+
+def _update_loss_scaling_errors():
+    ok = [np.array([False]), np.array([8.0]), np.array([0], np.int32), np.array([0], np.int32),
+          np.zeros((2, 3))]
+    attrs = dict(incr_every_n_steps=3, decr_every_n_nan_or_inf=2, incr_ratio=2.0, decr_ratio=0.5)
+    bad_counter = list(ok)
+    bad_counter[2] = np.array([0.0])
+    return [ErrorSample(ok, dict(attrs, decr_ratio=1.5), ValueError, "decr_ratio"),
+            ErrorSample(ok, dict(attrs, incr_every_n_steps=0), ValueError, "incr_every_n_steps"),
+            ErrorSample(bad_counter, attrs, TypeError, "in_good_steps")]
+
+
+OPTIM_OPS += [
+    OpInfo("check_finite_and_unscale", check_finite_and_unscale_api, np_check_finite_and_unscale,
+           _check_finite_samples, grad=False, errors=_check_finite_errors,
+           nonfinite_reason="the op's purpose is to detect inf and nan, which the samples hold"),
+    OpInfo("update_loss_scaling", update_loss_scaling_api, np_update_loss_scaling,
+           _update_loss_scaling_samples, grad=False, errors=_update_loss_scaling_errors),
+]

@@ -31,12 +31,14 @@ class Adadelta(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._avg_squared_grad_acc_str, p)
-            self._add_accumulator(self._avg_squared_update_acc_str, p)
+            dtype = self._state_dtype(p)
+            self._add_accumulator(self._avg_squared_grad_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._avg_squared_update_acc_str, p, dtype=dtype)
 
     def _append_optimize_op(self, param, grad, lr, group):
+        master = self._master_weight(param)
         _C_ops.adadelta_(param, grad,
                          self._get_accumulator(self._avg_squared_grad_acc_str, param),
                          self._get_accumulator(self._avg_squared_update_acc_str, param),
-                         self._lr_tensor(lr, param), None, float(self._option(group, "rho")),
-                         float(self._option(group, "epsilon")), False)
+                         self._lr_tensor(lr, param), master, float(self._option(group, "rho")),
+                         float(self._option(group, "epsilon")), master is not None)

@@ -31,7 +31,7 @@ class Adamax(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            dtype = state_dtype(p)
+            dtype = self._state_dtype(p, state_dtype(p))
             self._add_accumulator(self._moment_acc_str, p, dtype=dtype)
             self._add_accumulator(self._inf_norm_acc_str, p, dtype=dtype)
             self._add_accumulator(self._beta1_pow_acc_str, p, dtype=dtype,
@@ -40,9 +40,10 @@ class Adamax(Optimizer):
     def _append_optimize_op(self, param, grad, lr, group):
         beta1 = float(self._option(group, "beta1"))
         beta1_pow = self._get_accumulator(self._beta1_pow_acc_str, param)
+        master = self._master_weight(param)
         _C_ops.adamax_(param, grad, self._lr_tensor(lr, param),
                        self._get_accumulator(self._moment_acc_str, param),
-                       self._get_accumulator(self._inf_norm_acc_str, param), beta1_pow, None,
+                       self._get_accumulator(self._inf_norm_acc_str, param), beta1_pow, master,
                        beta1, float(self._option(group, "beta2")),
-                       float(self._option(group, "epsilon")), False)
+                       float(self._option(group, "epsilon")), master is not None)
         _C_ops.scale_(beta1_pow, beta1, 0.0, True)

@@ -33,16 +33,19 @@ class ASGD(Optimizer):
             raise ValueError(f"batch_num should be an integer greater than 0, received "
                              f"{batch_num!r}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._n = batch_num
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._d_acc_str, p)
-            self._add_accumulator(self._y_acc_str, p, shape=[self._n, *p.shape])
+            dtype = self._state_dtype(p)
+            self._add_accumulator(self._d_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._y_acc_str, p, dtype=dtype, shape=[self._n, *p.shape])
             self._add_accumulator(self._m_acc_str, p, dtype=_INT64, shape=[1])
 
     def _append_optimize_op(self, param, grad, lr, group):
         ys = self._get_accumulator(self._y_acc_str, param)
+        master = self._master_weight(param)
         m = self._get_accumulator(self._m_acc_str, param)
         # Static programs place their constants when they run.
         place = libpaddle.CPUPlace() if libpaddle._in_static_mode() else param.place
@@ -53,7 +56,7 @@ class ASGD(Optimizer):
         y = _C_ops.reshape(_C_ops.gather(ys, index, 0), shape)
         _C_ops.asgd_(param, grad, self._lr_tensor(lr, param),
                      self._get_accumulator(self._d_acc_str, param), y,
-                     _C_ops.minimum(m, batch_num), None, False)
+                     _C_ops.minimum(m, batch_num), master, master is not None)
         # y[index] = grad: a where over the rows, so it works on static variables too.
         rows = _C_ops.reshape(_C_ops.arange(0, self._n, 1, _INT64, place),
                               [self._n] + [1] * len(shape))

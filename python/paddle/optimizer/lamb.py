@@ -38,6 +38,7 @@ class Lamb(Optimizer):
             raise TypeError("'exclude_from_weight_decay_fn' should be a function of the "
                             "parameter or None")
         super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self.always_adapt = always_adapt
         self._default_dict.update({
             "beta1": beta1, "beta2": beta2, "epsilon": epsilon,
@@ -46,7 +47,7 @@ class Lamb(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            dtype = state_dtype(p)
+            dtype = self._state_dtype(p, state_dtype(p))
             self._add_accumulator(self._moment1_acc_str, p, dtype=dtype)
             self._add_accumulator(self._moment2_acc_str, p, dtype=dtype)
             self._add_accumulator(self._beta1_pow_acc_str, p, dtype=dtype,
@@ -59,10 +60,12 @@ class Lamb(Optimizer):
         weight_decay = 0.0 if exclude is not None and exclude(param) else float(
             self._option(group, "lamb_weight_decay"))
         accumulator = self._get_accumulator
+        master = self._master_weight(param)
         _C_ops.lamb_(param, grad, self._lr_tensor(lr, param),
                      accumulator(self._moment1_acc_str, param),
                      accumulator(self._moment2_acc_str, param),
                      accumulator(self._beta1_pow_acc_str, param),
-                     accumulator(self._beta2_pow_acc_str, param), None, None, weight_decay,
+                     accumulator(self._beta2_pow_acc_str, param), master, None, weight_decay,
                      float(self._option(group, "beta1")), float(self._option(group, "beta2")),
-                     float(self._option(group, "epsilon")), bool(self.always_adapt), False)
+                     float(self._option(group, "epsilon")), bool(self.always_adapt),
+                     master is not None)

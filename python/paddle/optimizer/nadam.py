@@ -39,7 +39,7 @@ class NAdam(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            dtype = state_dtype(p)
+            dtype = self._state_dtype(p, state_dtype(p))
             for kind in (self._momentum_decay_pow_acc_str, self._beta2_pow_acc_str,
                          self._mu_product_acc_str):
                 self._add_accumulator(kind, p, dtype=dtype, fill_value=1.0)
@@ -48,12 +48,13 @@ class NAdam(Optimizer):
 
     def _append_optimize_op(self, param, grad, lr, group):
         accumulator = self._get_accumulator
+        master = self._master_weight(param)
         _C_ops.nadam_(param, grad, self._lr_tensor(lr, param),
                       accumulator(self._momentum_decay_pow_acc_str, param),
                       accumulator(self._beta2_pow_acc_str, param),
                       accumulator(self._mu_product_acc_str, param),
                       accumulator(self._moment1_acc_str, param),
-                      accumulator(self._moment2_acc_str, param), None,
+                      accumulator(self._moment2_acc_str, param), master,
                       float(self._option(group, "beta1")), float(self._option(group, "beta2")),
                       float(self._option(group, "epsilon")),
-                      float(self._option(group, "momentum_decay")), False)
+                      float(self._option(group, "momentum_decay")), master is not None)

@@ -38,15 +38,17 @@ class RMSProp(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._momentum_acc_str, p)
-            self._add_accumulator(self._mean_square_acc_str, p)
-            self._add_accumulator(self._mean_grad_acc_str, p)
+            dtype = self._state_dtype(p)
+            self._add_accumulator(self._momentum_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._mean_square_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._mean_grad_acc_str, p, dtype=dtype)
 
     def _append_optimize_op(self, param, grad, lr, group):
+        master = self._master_weight(param)
         _C_ops.rmsprop_(param, self._get_accumulator(self._mean_square_acc_str, param), grad,
                         self._get_accumulator(self._momentum_acc_str, param),
                         self._lr_tensor(lr, param),
-                        self._get_accumulator(self._mean_grad_acc_str, param), None,
+                        self._get_accumulator(self._mean_grad_acc_str, param), master,
                         float(self._option(group, "epsilon")), float(self._option(group, "rho")),
                         float(self._option(group, "momentum")),
-                        bool(self._option(group, "centered")), False)
+                        bool(self._option(group, "centered")), master is not None)

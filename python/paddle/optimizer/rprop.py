@@ -42,6 +42,7 @@ class Rprop(Optimizer):
             raise ValueError(f"'0.0 < etas[0] < 1.0 < etas[1]' must be true, received "
                              f"etas={etas}")
         super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._initial_learning_rate = float(learning_rate)
         self._learning_rate_range = learning_rate_range
         self._etas = etas
@@ -49,8 +50,9 @@ class Rprop(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._prevs_acc_str, p)
-            self._add_accumulator(self._learning_rates_acc_str, p,
+            dtype = self._state_dtype(p)
+            self._add_accumulator(self._prevs_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._learning_rates_acc_str, p, dtype=dtype,
                                   fill_value=self._initial_learning_rate)
 
     def _range_and_etas(self, dtype):
@@ -66,9 +68,10 @@ class Rprop(Optimizer):
 
     def _append_optimize_op(self, param, grad, lr, group):
         learning_rate_range, etas = self._range_and_etas(param.dtype)
+        master = self._master_weight(param)
         _C_ops.rprop_(param, grad, self._get_accumulator(self._prevs_acc_str, param),
-                      self._get_accumulator(self._learning_rates_acc_str, param), None,
-                      learning_rate_range, etas, False)
+                      self._get_accumulator(self._learning_rates_acc_str, param), master,
+                      learning_rate_range, etas, master is not None)
 
 
 def _pair(name, value):
