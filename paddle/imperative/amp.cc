@@ -68,55 +68,48 @@ AmpSuspendGuard::AmpSuspendGuard() : previous_(g_amp_suspended) { g_amp_suspende
 
 AmpSuspendGuard::~AmpSuspendGuard() { g_amp_suspended = previous_; }
 
-void AmpCastInputs(const ops::OpSchema& op, ops::OpCall* call) {
+DataType AmpCastTarget(const ops::OpSchema& op, bool has_float32, bool has_low, Backend backend) {
   AmpClass cls = g_amp.classes[static_cast<size_t>(op.id)];
-  if (cls == AmpClass::kUntouched) return;
+  if (cls == AmpClass::kUntouched || (!has_float32 && !has_low)) return DataType::UNDEFINED;
   const AmpState& state = g_amp.state;
-  bool has_float32 = false;
-  bool has_low = false;
-  for (const std::vector<Tensor>& slot : call->inputs) {
-    for (const Tensor& t : slot) {
-      if (!t.defined() || t.is_selected_rows()) continue;
-      has_float32 |= t.dtype() == DataType::FLOAT32;
-      has_low |= IsLowFloat(t.dtype());
-    }
-  }
-  if (!has_float32 && !has_low) return;
-
   bool low = false;
   switch (state.level) {
     case AmpLevel::kOD:
       low = cls == AmpClass::kWhite;
       break;
     case AmpLevel::kO1:
-      if (cls == AmpClass::kGray) {
-        if (!(has_float32 && has_low)) return;  // runs as its inputs are
-        low = false;
-      } else {
-        low = cls == AmpClass::kWhite;
+      if (cls == AmpClass::kGray && !(has_float32 && has_low)) {
+        return DataType::UNDEFINED;  // runs as its inputs are
       }
+      low = cls == AmpClass::kWhite;
       break;
     case AmpLevel::kO2:
       low = cls == AmpClass::kWhite ||
             (cls == AmpClass::kGray && !(state.use_promote && has_float32));
       break;
     case AmpLevel::kO0:
-      return;
+      return DataType::UNDEFINED;
   }
-  if (low) {
-    // Without a kernel for the low dtype where the op runs, it stays in float32.
-    const Tensor* first = nullptr;
-    for (const std::vector<Tensor>& slot : call->inputs) {
-      if (!slot.empty() && slot[0].defined()) {
-        first = &slot[0];
-        break;
-      }
-    }
-    if (first != nullptr && op.kernels().Find(BackendOf(first->place()), state.dtype) == nullptr) {
-      low = false;
+  // Without a kernel for the low dtype where the op runs, it stays in float32.
+  if (low && op.kernels().Find(backend, state.dtype) == nullptr) low = false;
+  return low ? state.dtype : DataType::FLOAT32;
+}
+
+void AmpCastInputs(const ops::OpSchema& op, ops::OpCall* call) {
+  bool has_float32 = false;
+  bool has_low = false;
+  const Tensor* first = nullptr;
+  for (const std::vector<Tensor>& slot : call->inputs) {
+    for (const Tensor& t : slot) {
+      if (!t.defined() || t.is_selected_rows()) continue;
+      if (first == nullptr) first = &t;
+      has_float32 |= t.dtype() == DataType::FLOAT32;
+      has_low |= IsLowFloat(t.dtype());
     }
   }
-  DataType target = low ? state.dtype : DataType::FLOAT32;
+  if (first == nullptr) return;
+  DataType target = AmpCastTarget(op, has_float32, has_low, BackendOf(first->place()));
+  if (target == DataType::UNDEFINED) return;
   for (std::vector<Tensor>& slot : call->inputs) {
     for (Tensor& t : slot) {
       if (!t.defined() || t.is_selected_rows() || t.dtype() == target) continue;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "paddle/common/data_type.h"
+#include "paddle/kernels/kernel_registry.h"
 #include "paddle/ops/op_schema.h"
 
 namespace paddle::imperative {
@@ -50,6 +51,11 @@ class AmpSuspendGuard {
  private:
   bool previous_;
 };
+
+// The dtype op's float32 and 16-bit inputs take by the rules above, given whether it has such
+// inputs of each kind and the backend it runs on; UNDEFINED where they stay as they are. The
+// static op builder asks it too (auto_cast while a program is built).
+DataType AmpCastTarget(const ops::OpSchema& op, bool has_float32, bool has_low, Backend backend);
 
 // Casts call's floating inputs for op by the rules above.
 void AmpCastInputs(const ops::OpSchema& op, ops::OpCall* call);

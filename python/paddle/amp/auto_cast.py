@@ -4,7 +4,8 @@ auto_cast sets the eager dispatcher's AMP state (paddle/imperative/amp.h, which 
 rules op by op) for the block and restores the previous state after it. Unlike PaddlePaddle,
 which turns AMP off with a warning on the CPU, it runs on the CPU too: bfloat16 is the CPU's
 low dtype (oneDNN's bf16 matmul where the CPU has AVX512-BF16), float16 works through float32
-arithmetic. Static programs are not rewritten (paddle.static.amp is not part of this module).
+arithmetic. Ops appended to a static program inside the block get the same casts, as cast ops
+(its gradient ops then follow their forward ops' dtypes).
 
 decorate at O2 casts the models' parameters to the low dtype, except the normalization layers'
 and excluded_layers', and lets the optimizers keep float32 master weights (master_weight)."""

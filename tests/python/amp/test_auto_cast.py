@@ -153,3 +153,47 @@ def test_backward_inside_auto_cast_gives_each_input_its_dtype():
 def test_supported_dtypes_on_the_cpu():
     assert paddle.amp.is_bfloat16_supported("cpu")
     assert not paddle.amp.is_float16_supported("cpu")
+
+
+def test_static_program_built_under_auto_cast_matches_dygraph():
+    from paddle.utils import unique_name
+    from static_testing import new_programs, static_mode
+    rng = np.random.default_rng(7)
+    x_np = rng.standard_normal((32, 8)).astype("float32")
+    y_np = rng.standard_normal((32, 4)).astype("float32")
+
+    def model():
+        paddle.seed(9)
+        return paddle.nn.Sequential(paddle.nn.Linear(8, 16), paddle.nn.ReLU(),
+                                    paddle.nn.Linear(16, 4))
+
+    with unique_name.guard():
+        net = model()
+        opt = paddle.optimizer.Adam(0.01, parameters=net.parameters())
+        dygraph = []
+        for _ in range(4):
+            with paddle.amp.auto_cast(dtype="bfloat16"):
+                loss = paddle.nn.functional.mse_loss(net(paddle.to_tensor(x_np)),
+                                                     paddle.to_tensor(y_np))
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            dygraph.append(float(loss))
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 8], "float32")
+            y = paddle.static.data("y", [None, 4], "float32")
+            with paddle.amp.auto_cast(dtype="bfloat16"):
+                out = model()(x)
+                loss = paddle.nn.functional.mse_loss(out, y)
+            assert out.dtype == BF16 and loss.dtype == FP32
+            paddle.optimizer.Adam(0.01).minimize(loss)
+        matmuls = [op for op in main.global_block().ops if op.type == "matmul_v2"]
+        block = main.global_block()
+        assert all(block.var(op.input("X")[0]).dtype == BF16 for op in matmuls)
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        static = [float(exe.run(main, feed={"x": x_np, "y": y_np}, fetch_list=[loss])[0])
+                  for _ in range(4)]
+    np.testing.assert_allclose(static, dygraph, rtol=1e-5)

@@ -21,7 +21,7 @@ def linear(x, weight, bias=None, name=None):
     out = _C_ops.matmul(x, weight, False, False)
     if bias is not None:
         bias = check_tensor(bias, "linear", "bias")
-        if out.dtype != bias.dtype and in_dynamic_mode() and libpaddle._get_amp_state()[0]:
+        if out.dtype != bias.dtype and libpaddle._get_amp_state()[0]:
             # Under auto_cast linear is one white-list op in Paddle (linear_v2): the bias joins
             # the low-precision matmul's dtype instead of promoting its result back to float32.
             bias = _C_ops.cast(bias, out.dtype)
