@@ -6,6 +6,7 @@
 #include "paddle/framework/control_flow_backward.h"
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/op_builder.h"
+#include "paddle/imperative/amp.h"
 
 namespace paddle::framework {
 
@@ -373,6 +374,7 @@ std::map<std::string, std::string> AppendBackward(BlockDesc* block,
                                    target_grads.size(), " target gradients"));
   std::vector<std::string> seeds = target_grads;
   seeds.resize(targets.size());
+  imperative::AmpSuspendGuard no_amp;  // gradient ops take their forward ops' dtypes
   return BackwardBuilder(block, block, no_grad).Build(targets, seeds);
 }
 
@@ -383,6 +385,7 @@ std::map<std::string, std::string> AppendSubBlockBackward(
     const std::unordered_set<std::string>& no_grad, bool loop) {
   PD_INTERNAL_ASSERT(targets.size() == target_grads.size(),
                      "one gradient variable per target expected");
+  imperative::AmpSuspendGuard no_amp;
   return BackwardBuilder(&forward_block, grad_block, no_grad)
       .BuildSubBlock(targets, target_grads, requires_grad, loop);
 }

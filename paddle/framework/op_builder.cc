@@ -5,6 +5,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/framework/legacy_op_map.h"
 #include "paddle/framework/proto_attribute.h"
+#include "paddle/imperative/amp.h"
 
 namespace paddle::framework {
 
@@ -28,6 +29,38 @@ void PromoteInputs(BlockDesc* block, const ops::OpSchema& op, StaticOpCall* call
     cast_call.inputs = {{var}};
     cast_call.attrs = {common};
     var = AppendSchemaOp(block, cast, std::move(cast_call), false, make_name).outputs[0][0];
+  }
+}
+
+// auto_cast while a program is built: the floating inputs take the dtype the dygraph rules give
+// them (paddle/imperative/amp.h), through cast ops. The program is taken to run on the CPU for
+// the question whether the op has a low-precision kernel.
+void AmpCastInputs(BlockDesc* block, const ops::OpSchema& op, StaticOpCall* call,
+                   const NameFn& make_name) {
+  bool has_float32 = false;
+  bool has_low = false;
+  for (const std::vector<VarDesc*>& slot : call->inputs) {
+    for (const VarDesc* v : slot) {
+      if (!v->has_tensor_desc()) continue;
+      has_float32 |= v->dtype() == DataType::FLOAT32;
+      has_low |= v->dtype() == DataType::FLOAT16 || v->dtype() == DataType::BFLOAT16;
+    }
+  }
+  DataType target = imperative::AmpCastTarget(op, has_float32, has_low, Backend::CPU);
+  if (target == DataType::UNDEFINED) return;
+  const ops::OpSchema& cast = ops::GetOp("cast");
+  for (std::vector<VarDesc*>& slot : call->inputs) {
+    for (VarDesc*& var : slot) {
+      if (!var->has_tensor_desc() || var->dtype() == target) continue;
+      DataType dtype = var->dtype();
+      if (dtype != DataType::FLOAT32 && dtype != DataType::FLOAT16 && dtype != DataType::BFLOAT16) {
+        continue;
+      }
+      StaticOpCall cast_call;
+      cast_call.inputs = {{var}};
+      cast_call.attrs = {target};
+      var = AppendSchemaOp(block, cast, std::move(cast_call), false, make_name).outputs[0][0];
+    }
   }
 }
 
@@ -77,6 +110,7 @@ AppendedOp AppendSchemaOp(BlockDesc* block, const ops::OpSchema& op, StaticOpCal
       if (!call.inputs[in].empty()) call.outputs[out] = {call.inputs[in][0]};
     }
   }
+  if (!inplace && imperative::AmpEnabled()) AmpCastInputs(block, op, &call, make_name);
   if (!op.promote.empty()) PromoteInputs(block, op, &call, make_name);
 
   ops::InferMetaArgs meta;

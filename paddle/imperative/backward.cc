@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "paddle/imperative/amp.h"
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/ops/generated/api/full.h"
@@ -116,6 +117,7 @@ bool Engine::Useful(GradNode* node) {
 }
 
 void Engine::Run() {
+  AmpSuspendGuard no_amp;
   CountDependencies();
   captured_.resize(captures_.size());
   std::deque<std::shared_ptr<GradNode>> ready;

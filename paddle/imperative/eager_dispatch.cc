@@ -1,5 +1,6 @@
 #include "paddle/imperative/eager_dispatch.h"
 
+#include "paddle/imperative/amp.h"
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/imperative/grad_node.h"
 #include "paddle/kernels/kernel_registry.h"
@@ -122,6 +123,7 @@ ops::OpResult Run(const ops::OpSchema& op, ops::OpCall* call, bool inplace) {
       targets.push_back(slot.empty() ? Tensor() : slot[0]);
     }
   }
+  if (!inplace && AmpEnabled()) AmpCastInputs(op, call);
   if (!op.promote.empty()) PromoteInputs(op, call);
   for (size_t p = 0; p < targets.size(); ++p) {
     const Tensor& target = targets[p];

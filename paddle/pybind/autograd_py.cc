@@ -1,6 +1,12 @@
-// Autograd entry points: backward, grad, and the grad mode switch behind paddle.no_grad.
+// Autograd entry points: backward, grad, the grad mode switch behind paddle.no_grad, and the
+// dygraph AMP state behind paddle.amp.auto_cast.
 #include <pybind11/stl.h>
 
+#include <set>
+#include <string>
+
+#include "paddle/common/errors.h"
+#include "paddle/imperative/amp.h"
 #include "paddle/imperative/backward.h"
 #include "paddle/imperative/grad_mode.h"
 #include "paddle/pybind/bind.h"
@@ -44,6 +50,30 @@ void BindAutograd(py::module_& m) {
       py::arg("create_graph"), py::arg("allow_unused"), py::arg("no_grad_vars"));
   m.def("is_grad_enabled", &imperative::GradEnabled);
   m.def("set_grad_enabled", &imperative::SetGradEnabled, py::arg("enabled"));
+  // level: 0 (O0), 1 (OD), 2 (O1), 3 (O2).
+  m.def(
+      "_set_amp_state",
+      [](int level, DataType dtype, std::set<std::string> white_list,
+         std::set<std::string> black_list, bool use_promote) {
+        PD_CHECK(level >= 0 && level <= 3,
+                 errors::InvalidArgument("_set_amp_state: level must be 0 (O0), 1 (OD), 2 (O1) "
+                                         "or 3 (O2), received ",
+                                         level));
+        imperative::AmpState state;
+        state.level = static_cast<imperative::AmpLevel>(level);
+        state.dtype = dtype;
+        state.use_promote = use_promote;
+        state.white_list = std::move(white_list);
+        state.black_list = std::move(black_list);
+        imperative::SetAmpState(std::move(state));
+      },
+      py::arg("level"), py::arg("dtype"), py::arg("white_list"), py::arg("black_list"),
+      py::arg("use_promote"));
+  m.def("_get_amp_state", []() {
+    const imperative::AmpState& state = imperative::GetAmpState();
+    return py::make_tuple(static_cast<int>(state.level), state.dtype, state.white_list,
+                          state.black_list, state.use_promote);
+  });
 }
 
 }  // namespace paddle::pybind

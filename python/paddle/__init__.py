@@ -48,6 +48,7 @@ from .nn.parameter import create_parameter  # noqa: E402,F401
 
 
 from . import static  # noqa: E402,F401
+from . import amp  # noqa: E402,F401
 from . import onnx  # noqa: E402,F401  (imports the onnx package only when exporting)
 from . import inference  # noqa: E402,F401
 from . import vision  # noqa: E402,F401

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "paddle/common/errors.h"
+#include "paddle/kernels/funcs/bf16_gemm_onednn.h"
 
 namespace paddle::funcs {
 
@@ -115,6 +116,14 @@ template <>
 void Gemm<bfloat16>(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, bfloat16 alpha,
                     const bfloat16* a, int64_t lda, const bfloat16* b, int64_t ldb, bfloat16 beta,
                     bfloat16* c, int64_t ldc) {
+  // The plain product (matmul and its gradients) runs on oneDNN's bf16 matmul where the CPU
+  // has native bf16 dot products; scaled or accumulating products, and other CPUs, convert to
+  // float32 and run sgemm (the same float32 accumulation).
+  bool plain = static_cast<float>(alpha) == 1.0f && static_cast<float>(beta) == 0.0f;
+  if (plain && m > 0 && n > 0 && k > 0 && Bf16GemmOnOnednn()) {
+    OnednnBf16Gemm(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
+    return;
+  }
   HalfGemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

@@ -1,5 +1,7 @@
 #include "paddle/ops/infermeta/optimizer.h"
 
+#include <initializer_list>
+
 #include "paddle/common/errors.h"
 #include "paddle/ops/infermeta/unknown_dims.h"
 
@@ -66,6 +68,35 @@ void CheckMasterParam(const TensorMeta& param, const TensorMeta* master_param,
                                DataTypeName(param.dtype), " param, received ",
                                DataTypeName(master_param->dtype)));
   *master_param_out = *master_param;
+}
+
+// Several states updated together: each one as CheckState, and all of one dtype (the kernel
+// reads them as one type).
+void CheckStates(const TensorMeta& param, std::initializer_list<const TensorMeta*> states,
+                 std::initializer_list<const char*> names) {
+  const TensorMeta* first = *states.begin();
+  const char* first_name = *names.begin();
+  auto name = names.begin();
+  for (const TensorMeta* state : states) {
+    CheckState(param, *state, *name);
+    PD_CHECK(state->dtype == first->dtype,
+             errors::InvalidType("argument '", *name, "' must have the dtype of '", first_name,
+                                 "' (", DataTypeName(first->dtype), "), received ",
+                                 DataTypeName(state->dtype)));
+    ++name;
+  }
+}
+
+// A tensor of `count` real elements (rprop's learning_rate_range and etas, asgd's n).
+void CheckSmallTensor(const TensorMeta& x, int64_t count, const char* name) {
+  int64_t numel = KnownNumel(x.dims);
+  PD_CHECK(numel == count || IsUnknown(numel),
+           errors::InvalidArgument("argument '", name, "' must hold ", count,
+                                   count == 1 ? " element" : " elements", ", received shape ",
+                                   x.dims.ToString()));
+  PD_CHECK(IsFloating(x.dtype) || IsInteger(x.dtype),
+           errors::InvalidType("argument '", name, "' must be a real number tensor, received ",
+                               DataTypeName(x.dtype)));
 }
 
 }  // namespace
@@ -150,6 +181,162 @@ void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tensor
   *moment2_out = moment2;
   *beta1_pow_out = beta1_pow;
   *beta2_pow_out = beta2_pow;
+}
+
+void AdadeltaInferMeta(const TensorMeta& param, const TensorMeta& grad,
+                       const TensorMeta& avg_squared_grad, const TensorMeta& avg_squared_update,
+                       const TensorMeta& learning_rate, const TensorMeta* master_param,
+                       TensorMeta* param_out, TensorMeta* avg_squared_grad_out,
+                       TensorMeta* avg_squared_update_out, TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckStates(param, {&avg_squared_grad, &avg_squared_update},
+              {"avg_squared_grad", "avg_squared_update"});
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *avg_squared_grad_out = avg_squared_grad;
+  *avg_squared_update_out = avg_squared_update;
+}
+
+void AdamaxInferMeta(const TensorMeta& param, const TensorMeta& grad,
+                     const TensorMeta& learning_rate, const TensorMeta& moment,
+                     const TensorMeta& inf_norm, const TensorMeta& beta1_pow,
+                     const TensorMeta* master_param, TensorMeta* param_out, TensorMeta* moment_out,
+                     TensorMeta* inf_norm_out, TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckStates(param, {&moment, &inf_norm}, {"moment", "inf_norm"});
+  CheckScalarTensor(beta1_pow, "beta1_pow");
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *moment_out = moment;
+  *inf_norm_out = inf_norm;
+}
+
+void RmspropInferMeta(const TensorMeta& param, const TensorMeta& mean_square,
+                      const TensorMeta& grad, const TensorMeta& moment,
+                      const TensorMeta& learning_rate, const TensorMeta* mean_grad,
+                      const TensorMeta* master_param, bool centered, TensorMeta* param_out,
+                      TensorMeta* moment_out, TensorMeta* mean_square_out,
+                      TensorMeta* mean_grad_out, TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckStates(param, {&mean_square, &moment}, {"mean_square", "moment"});
+  CheckScalarTensor(learning_rate, "learning_rate");
+  PD_CHECK(!centered || mean_grad != nullptr,
+           errors::InvalidArgument("centered=True needs the argument 'mean_grad'"));
+  if (mean_grad != nullptr) {
+    CheckStates(param, {&mean_square, mean_grad}, {"mean_square", "mean_grad"});
+    *mean_grad_out = *mean_grad;
+  }
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *moment_out = moment;
+  *mean_square_out = mean_square;
+}
+
+void LambInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& learning_rate,
+                   const TensorMeta& moment1, const TensorMeta& moment2,
+                   const TensorMeta& beta1_pow, const TensorMeta& beta2_pow,
+                   const TensorMeta* master_param, const TensorMeta* skip_update,
+                   TensorMeta* param_out, TensorMeta* moment1_out, TensorMeta* moment2_out,
+                   TensorMeta* beta1_pow_out, TensorMeta* beta2_pow_out,
+                   TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckStates(param, {&moment1, &moment2}, {"moment1", "moment2"});
+  CheckScalarTensor(beta1_pow, "beta1_pow");
+  CheckScalarTensor(beta2_pow, "beta2_pow");
+  CheckMasterParam(param, master_param, master_param_out);
+  if (skip_update != nullptr) {
+    PD_CHECK(MayHoldOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
+             errors::InvalidArgument("argument 'skip_update' must be a bool tensor of one "
+                                     "element, received ",
+                                     DataTypeName(skip_update->dtype), " of shape ",
+                                     skip_update->dims.ToString()));
+  }
+  *param_out = param;
+  *moment1_out = moment1;
+  *moment2_out = moment2;
+  *beta1_pow_out = beta1_pow;
+  *beta2_pow_out = beta2_pow;
+}
+
+void NadamInferMeta(const TensorMeta& param, const TensorMeta& grad,
+                    const TensorMeta& learning_rate, const TensorMeta& momentum_decay_pow,
+                    const TensorMeta& beta2_pow, const TensorMeta& mu_product,
+                    const TensorMeta& moment1, const TensorMeta& moment2,
+                    const TensorMeta* master_param, TensorMeta* param_out,
+                    TensorMeta* momentum_decay_pow_out, TensorMeta* beta2_pow_out,
+                    TensorMeta* mu_product_out, TensorMeta* moment1_out, TensorMeta* moment2_out,
+                    TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckStates(param, {&momentum_decay_pow, &beta2_pow, &mu_product, &moment1, &moment2},
+              {"momentum_decay_pow", "beta2_pow", "mu_product", "moment1", "moment2"});
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *momentum_decay_pow_out = momentum_decay_pow;
+  *beta2_pow_out = beta2_pow;
+  *mu_product_out = mu_product;
+  *moment1_out = moment1;
+  *moment2_out = moment2;
+}
+
+void RadamInferMeta(const TensorMeta& param, const TensorMeta& grad,
+                    const TensorMeta& learning_rate, const TensorMeta& beta1_pow,
+                    const TensorMeta& beta2_pow, const TensorMeta& rho, const TensorMeta& moment1,
+                    const TensorMeta& moment2, const TensorMeta* master_param,
+                    TensorMeta* param_out, TensorMeta* beta1_pow_out, TensorMeta* beta2_pow_out,
+                    TensorMeta* rho_out, TensorMeta* moment1_out, TensorMeta* moment2_out,
+                    TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckStates(param, {&beta1_pow, &beta2_pow, &rho, &moment1, &moment2},
+              {"beta1_pow", "beta2_pow", "rho", "moment1", "moment2"});
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *beta1_pow_out = beta1_pow;
+  *beta2_pow_out = beta2_pow;
+  *rho_out = rho;
+  *moment1_out = moment1;
+  *moment2_out = moment2;
+}
+
+void AsgdInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& learning_rate,
+                   const TensorMeta& d, const TensorMeta& y, const TensorMeta& n,
+                   const TensorMeta* master_param, TensorMeta* param_out, TensorMeta* d_out,
+                   TensorMeta* y_out, TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckScalarTensor(learning_rate, "learning_rate");
+  CheckStates(param, {&d, &y}, {"d", "y"});
+  CheckSmallTensor(n, 1, "n");
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *d_out = d;
+  *y_out = y;
+}
+
+void RpropInferMeta(const TensorMeta& param, const TensorMeta& grad, const TensorMeta& prev,
+                    const TensorMeta& learning_rate, const TensorMeta* master_param,
+                    const TensorMeta& learning_rate_range, const TensorMeta& etas,
+                    TensorMeta* param_out, TensorMeta* prev_out, TensorMeta* learning_rate_out,
+                    TensorMeta* master_param_out) {
+  CheckParam(param);
+  CheckGrad(param, grad);
+  CheckStates(param, {&prev, &learning_rate}, {"prev", "learning_rate"});
+  CheckSmallTensor(learning_rate_range, 2, "learning_rate_range");
+  CheckSmallTensor(etas, 2, "etas");
+  CheckMasterParam(param, master_param, master_param_out);
+  *param_out = param;
+  *prev_out = prev;
+  *learning_rate_out = learning_rate;
 }
 
 }  // namespace paddle

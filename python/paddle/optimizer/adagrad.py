@@ -30,10 +30,11 @@ class Adagrad(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._moment_acc_str, p,
+            self._add_accumulator(self._moment_acc_str, p, dtype=self._state_dtype(p),
                                   fill_value=self._option(group, "initial_accumulator_value"))
 
     def _append_optimize_op(self, param, grad, lr, group):
         moment = self._get_accumulator(self._moment_acc_str, param)
-        _C_ops.adagrad_(param, grad, moment, self._lr_tensor(lr, param), None,
-                        float(self._option(group, "epsilon")), False)
+        master = self._master_weight(param)
+        _C_ops.adagrad_(param, grad, moment, self._lr_tensor(lr, param), master,
+                        float(self._option(group, "epsilon")), master is not None)

@@ -31,6 +31,7 @@ class Adam(Optimizer):
                  multi_precision=False, use_multi_tensor=False, amsgrad=False, name=None):
         _check_betas(beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._beta1 = beta1
         self._beta2 = beta2
         self._epsilon = epsilon
@@ -43,13 +44,14 @@ class Adam(Optimizer):
         for p in params:
             if p.name in created:  # the last one made: its state is complete
                 continue
-            self._add_accumulator(self._moment1_acc_str, p)
-            self._add_accumulator(self._moment2_acc_str, p)
+            dtype = self._state_dtype(p)
+            self._add_accumulator(self._moment1_acc_str, p, dtype=dtype)
+            self._add_accumulator(self._moment2_acc_str, p, dtype=dtype)
             if self._option(group, "amsgrad"):
-                self._add_accumulator(self._moment2_acc_max_str, p)
-            self._add_accumulator(self._beta1_pow_acc_str, p,
+                self._add_accumulator(self._moment2_acc_max_str, p, dtype=dtype)
+            self._add_accumulator(self._beta1_pow_acc_str, p, dtype=dtype,
                                   fill_value=self._option(group, "beta1"), shape=[1])
-            self._add_accumulator(self._beta2_pow_acc_str, p,
+            self._add_accumulator(self._beta2_pow_acc_str, p, dtype=dtype,
                                   fill_value=self._option(group, "beta2"), shape=[1])
 
     def _regularized_grad(self, param, grad, group):
@@ -60,10 +62,12 @@ class Adam(Optimizer):
 
     def _append_optimize_op(self, param, grad, lr, group):
         amsgrad = bool(self._option(group, "amsgrad"))
-        _C_ops.adam_(*self._adam_args(param, grad, lr, group, amsgrad),
-                     bool(self._option(group, "lazy_mode")), 1000, False, False, amsgrad)
+        master = self._master_weight(param)
+        _C_ops.adam_(*self._adam_args(param, grad, lr, group, amsgrad, master),
+                     bool(self._option(group, "lazy_mode")), 1000, master is not None, False,
+                     amsgrad)
 
-    def _adam_args(self, param, grad, lr, group, amsgrad):
+    def _adam_args(self, param, grad, lr, group, amsgrad, master):
         """The tensors and betas of adam_/adamw_ for `param`, in Paddle's argument order."""
         accumulators = self._accumulators
         name = param.name
@@ -72,7 +76,7 @@ class Adam(Optimizer):
                 accumulators[self._moment1_acc_str][name],
                 accumulators[self._moment2_acc_str][name], moment2_max,
                 accumulators[self._beta1_pow_acc_str][name],
-                accumulators[self._beta2_pow_acc_str][name], None, None,
+                accumulators[self._beta2_pow_acc_str][name], master, None,
                 self._option(group, "beta1"), self._option(group, "beta2"),
                 self._option(group, "epsilon"))
 

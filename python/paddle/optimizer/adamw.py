@@ -54,6 +54,8 @@ class AdamW(Adam):
         with_decay = (self._apply_decay_param_fun is None or
                       bool(self._apply_decay_param_fun(param.name)))
         amsgrad = bool(self._option(group, "amsgrad"))
-        _C_ops.adamw_(*self._adam_args(param, grad, lr, group, amsgrad), lr_ratio,
+        master = self._master_weight(param)
+        _C_ops.adamw_(*self._adam_args(param, grad, lr, group, amsgrad, master), lr_ratio,
                       self._option(group, "coeff"), with_decay,
-                      bool(self._option(group, "lazy_mode")), 1000, False, False, amsgrad)
+                      bool(self._option(group, "lazy_mode")), 1000, master is not None, False,
+                      amsgrad)

@@ -29,6 +29,7 @@ class Momentum(Optimizer):
         if momentum is None:
             raise ValueError("momentum is not set")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._momentum = momentum
         self._use_nesterov = bool(use_nesterov)
         self._rescale_grad = float(rescale_grad)
@@ -46,12 +47,13 @@ class Momentum(Optimizer):
 
     def _create_accumulators(self, params, group):
         for p in params:
-            self._add_accumulator(self._velocity_acc_str, p)
+            self._add_accumulator(self._velocity_acc_str, p, dtype=self._state_dtype(p))
 
     def _append_optimize_op(self, param, grad, lr, group):
         velocity = self._get_accumulator(self._velocity_acc_str, param)
         l2 = self._l2_decay(param, group)
         method, coeff = ("l2_decay", l2._coeff) if l2 is not None and l2._coeff != 0.0 else ("", 0.0)
-        _C_ops.momentum_(param, grad, velocity, self._lr_tensor(lr, param), None,
+        master = self._master_weight(param)
+        _C_ops.momentum_(param, grad, velocity, self._lr_tensor(lr, param), master,
                          self._option(group, "momentum"), bool(self._option(group, "use_nesterov")),
-                         method, coeff, False, self._option(group, "rescale_grad"))
+                         method, coeff, master is not None, self._option(group, "rescale_grad"))

@@ -15,6 +15,11 @@ parameter. A regularizer added to a sparse gradient makes it dense, as in Paddle
 Optimizer state lives in "accumulators", tensors named "<param.name>_<kind>_<n>" like
 "linear_0.w_0_moment1_0"; state_dict() maps those names to the tensors (plus "LR_Scheduler"
 when the learning rate is a scheduler), which is the layout of Paddle's .pdopt files.
+
+Multi-precision (multi_precision=True, or paddle.amp.decorate at O2): a float16/bfloat16
+parameter is updated from a float32 master copy ("<param.name>_fp32_master_0", made from the
+parameter at its first step; state_dict()["master_weights"]), its accumulators are float32, and
+the update op writes the rounded result back into the parameter (dygraph only).
 """
 import collections
 import numbers
@@ -67,6 +72,11 @@ class Optimizer:
                                else float(learning_rate))
         self._grad_clip = grad_clip
         self._name = name
+        self._multi_precision = False
+        # param.name -> its float32 master copy (multi-precision), and the values set_state_dict
+        # gave for copies not made yet.
+        self._master_weights = {}
+        self._master_weights_holder = {}
         # accumulator kind -> {param.name: tensor}
         self._accumulators = collections.defaultdict(dict)
         # Values from set_state_dict for accumulators not created yet (they are made lazily at
@@ -281,6 +291,36 @@ class Optimizer:
         value = group.get(key, self._default_dict[key])
         return float(value.item()) if isinstance(value, Tensor) else value
 
+    # ---- multi-precision -----------------------------------------------------------------------
+    def _uses_master_weight(self, param):
+        return self._multi_precision and param.dtype in _HALF_DTYPES
+
+    def _state_dtype(self, param, default=None):
+        """The dtype of param's accumulators: float32 with a master weight, else `default`
+        (None: the parameter's)."""
+        return _FLOAT32 if self._uses_master_weight(param) else default
+
+    def _master_weight(self, param):
+        """param's float32 master copy with multi-precision (made at the first call), else
+        None."""
+        if not self._uses_master_weight(param):
+            return None
+        master = self._master_weights.get(param.name)
+        if master is not None:
+            return master
+        if libpaddle._in_static_mode():
+            raise NotImplementedError(f"{type(self).__name__}: multi_precision (float32 master "
+                                      f"weights) works in dygraph mode only; parameter "
+                                      f"'{param.name}' is {param.dtype.name}")
+        master = _C_ops.cast(param, _FLOAT32)
+        master.name = unique_name.generate(f"{param.name}_fp32_master")
+        master.persistable = True
+        held = self._master_weights_holder.pop(param.name, None)
+        if held is not None:
+            master._set_value(_as_tensor_like(held, master))
+        self._master_weights[param.name] = master
+        return master
+
     # ---- accumulators --------------------------------------------------------------------------
     def _add_accumulator(self, name, param, dtype=None, fill_value=0.0, shape=None):
         if param.name in self._accumulators[name]:
@@ -316,6 +356,8 @@ class Optimizer:
                 state[var.name] = var
         if isinstance(self._learning_rate, LRScheduler):
             state["LR_Scheduler"] = self._learning_rate.state_dict()
+        if self._master_weights:
+            state["master_weights"] = dict(self._master_weights)
         return state
 
     @no_grad()
@@ -324,6 +366,12 @@ class Optimizer:
         do not exist yet take their values when the first step creates them."""
         if isinstance(self._learning_rate, LRScheduler) and "LR_Scheduler" in state_dict:
             self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
+        for name, value in state_dict.get("master_weights", {}).items():
+            if name in self._master_weights:
+                self._master_weights[name]._set_value(
+                    _as_tensor_like(value, self._master_weights[name]))
+            else:
+                self._master_weights_holder[name] = value
         state = {k: v for k, v in state_dict.items()
                  if k not in ("LR_Scheduler", "master_weights")}
         for accumulators in self._accumulators.values():

@@ -13,6 +13,8 @@ class SGD(Optimizer):
         if learning_rate is None:
             raise ValueError("learning_rate is not set")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
 
     def _append_optimize_op(self, param, grad, lr, group):
-        _C_ops.sgd_(param, self._lr_tensor(lr, param), grad, None, False)
+        master = self._master_weight(param)
+        _C_ops.sgd_(param, self._lr_tensor(lr, param), grad, master, master is not None)

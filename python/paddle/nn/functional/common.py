@@ -6,6 +6,7 @@ import numpy as np
 
 from ... import _C_ops
 from ...base.framework import in_dynamic_mode, is_floating
+from ...base import libpaddle
 from ...base.libpaddle import DataType
 from ...tensor._helpers import Tensor, check_tensor
 from ...tensor.creation import to_tensor
@@ -19,7 +20,12 @@ def linear(x, weight, bias=None, name=None):
     check_tensor(weight, "linear", "weight")
     out = _C_ops.matmul(x, weight, False, False)
     if bias is not None:
-        out = _C_ops.add(out, check_tensor(bias, "linear", "bias"))
+        bias = check_tensor(bias, "linear", "bias")
+        if out.dtype != bias.dtype and libpaddle._get_amp_state()[0]:
+            # Under auto_cast linear is one white-list op in Paddle (linear_v2): the bias joins
+            # the low-precision matmul's dtype instead of promoting its result back to float32.
+            bias = _C_ops.cast(bias, out.dtype)
+        out = _C_ops.add(out, bias)
     return out
 
 
