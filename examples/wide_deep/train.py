@@ -2,7 +2,7 @@
 step's embedding gradient holds only the rows its batch looked up (a SelectedRows gradient), and
 Adam in lazy mode updates only those rows. Saved as an inference model.
 
-    python examples/wide_deep/train.py [--epochs 3] [--out DIR]
+    python examples/wide_deep/train.py [--epochs 2] [--out DIR]
 
 The data imitate Criteo's layout: 13 dense features and 26 categorical fields, each field's ids
 in its own range of a 100,000-row table, drawn with a skewed (Zipf-like) frequency as real ids
@@ -71,7 +71,7 @@ def test_auc(model, dense, ids, clicks):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--train-size", type=int, default=100000)
     parser.add_argument("--test-size", type=int, default=10000)
     parser.add_argument("--out", default="wide_deep")
@@ -84,7 +84,7 @@ def main():
                         shuffle=True, drop_last=True)
 
     model = WideDeep()
-    optimizer = paddle.optimizer.Adam(learning_rate=2e-3, lazy_mode=True,
+    optimizer = paddle.optimizer.Adam(learning_rate=5e-4, lazy_mode=True,
                                       parameters=model.parameters())
     for epoch in range(args.epochs):
         losses = []
