@@ -36,6 +36,8 @@ def _to_list(value):
 
 def _to_numpy(value):
     if isinstance(value, Tensor):
+        if value.dtype == paddle.bfloat16:  # numpy has no bfloat16: .numpy() gives its bits
+            value = value.astype("float32")
         return value.numpy()
     return np.asarray(value)
 
@@ -87,7 +89,10 @@ class DynamicGraphAdapter:
     def _forward(self, inputs):
         inputs = _to_list(inputs)
         self._input_info = _input_info(inputs)
-        return self.model.network(*[paddle.to_tensor(x) for x in inputs])
+        model = self.model
+        with paddle.amp.auto_cast(enable=model._amp_level != "O0", level=model._amp_level,
+                                  **model._amp_cast):
+            return model.network(*[paddle.to_tensor(x) for x in inputs])
 
     def _update_metrics(self, outputs, labels):
         results = []
@@ -104,10 +109,20 @@ class DynamicGraphAdapter:
         outputs = self._forward(inputs)
         losses = _to_list(model._loss(*(_to_list(outputs) + labels)))
         final_loss = paddle.add_n(losses) if len(losses) > 1 else losses[0]
+        if model._scaler is not None:  # mixed precision: the loss is scaled for backward
+            scaled = model._scaler.scale(final_loss)
+            scaled.backward()
+            if update:
+                model._scaler.minimize(model._optimizer, scaled)
+                model.network.clear_gradients()
+            return self._train_results(outputs, labels, losses)
         final_loss.backward()
         if update:
             model._optimizer.minimize(final_loss)
             model.network.clear_gradients()
+        return self._train_results(outputs, labels, losses)
+
+    def _train_results(self, outputs, labels, losses):
         metrics = self._update_metrics(outputs, labels)
         losses = [_to_numpy(loss) for loss in losses]
         return (losses, metrics) if metrics else losses
@@ -368,6 +383,7 @@ class Model:
         self.network = network
         self._loss = None
         self._optimizer = None
+        self._amp_level, self._amp_cast, self._scaler = "O0", {}, None
         self._metrics = []
         self._prepared = False
         self._input_info = None
@@ -400,20 +416,52 @@ class Model:
             if not isinstance(metric, Metric):
                 raise TypeError(f"Model.prepare(): 'metrics' must be paddle.metric.Metric "
                                 f"instances, but received {type(metric).__name__}")
-        self._check_amp_configs(amp_configs)
+        self._amp_level, self._amp_cast, amp_scaler = self._parse_amp_configs(amp_configs)
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metrics
+        self._scaler = None
+        if self._amp_level != "O0":
+            if self._amp_level == "O2" and optimizer is not None:
+                self.network, self._optimizer = paddle.amp.decorate(
+                    models=self.network, optimizers=optimizer, level="O2",
+                    dtype=self._amp_cast["dtype"])
+            self._scaler = paddle.amp.GradScaler(**amp_scaler)
         self._adapter.prepare()
         self._prepared = True
 
-    @staticmethod
-    def _check_amp_configs(amp_configs):
-        level = amp_configs.get("level", "O0") if isinstance(amp_configs, dict) else amp_configs
-        if level not in (None, "O0"):
-            raise NotImplementedError(f"Model.prepare(): amp_configs level {level!r} is not "
-                                      f"supported (automatic mixed precision is not "
-                                      f"available); use None or 'O0'")
+    def _parse_amp_configs(self, amp_configs):
+        """(level, auto_cast keyword arguments, GradScaler keyword arguments) of Paddle's
+        amp_configs: None, a level string, or a dict of a level and the auto_cast / GradScaler
+        settings. The extra key 'dtype' picks the low precision type; by default float16 on a
+        GPU and bfloat16 on the CPU, where float16 is not supported (is_float16_supported)."""
+        if not amp_configs:
+            return "O0", {}, {}
+        if isinstance(amp_configs, str):
+            amp_configs = {"level": amp_configs}
+        if not isinstance(amp_configs, dict):
+            raise TypeError("Model.prepare(): 'amp_configs' must be None, a level string or a "
+                            f"dict, but received {type(amp_configs).__name__}")
+        level = amp_configs.get("level", "O1")
+        if level not in ("O0", "O1", "O2"):
+            raise ValueError("Model.prepare(): the level of amp_configs must be 'O0', 'O1' or "
+                             f"'O2', but received {level!r}")
+        cast_keys = ("custom_white_list", "custom_black_list", "dtype")
+        scaler_keys = ("init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                       "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling")
+        unknown = set(amp_configs) - {"level"} - set(cast_keys) - set(scaler_keys)
+        if unknown:
+            raise ValueError("Model.prepare(): amp_configs keys must be 'level', "
+                             f"{', '.join(cast_keys + scaler_keys)}; unknown: {sorted(unknown)}")
+        if level != "O0" and not in_dynamic_mode():
+            raise NotImplementedError("Model.prepare(): amp_configs in static graph mode is not "
+                                      "supported (GradScaler runs in dygraph)")
+        cast = {k: amp_configs[k] for k in cast_keys if k in amp_configs}
+        if "dtype" not in cast:
+            on_gpu = paddle.amp.is_float16_supported()
+            cast["dtype"] = "float16" if on_gpu else "bfloat16"
+        scaler = {k: amp_configs[k] for k in scaler_keys if k in amp_configs}
+        return level, cast, scaler
 
     def _verify_spec(self, specs, shapes=None, dtypes=None, is_input=False):
         if specs is None:
