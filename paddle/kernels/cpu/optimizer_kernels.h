@@ -5,6 +5,9 @@
 // vectorizes it (an output that aliases its input defeats the run-time alias check otherwise).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
 #include "paddle/kernels/funcs/parallel_for.h"
@@ -156,6 +159,56 @@ void AdagradKernel(const Context& ctx, const DenseTensor& param, const DenseTens
       }
     });
   });
+}
+
+// merged_momentum and merged_adam: the momentum (adam) kernel on each param of the lists, whose
+// lengths InferMeta has checked.
+template <typename T, typename Context>
+void MergedMomentumKernel(const Context& ctx, const std::vector<const DenseTensor*>& param,
+                          const std::vector<const DenseTensor*>& grad,
+                          const std::vector<const DenseTensor*>& velocity,
+                          const std::vector<const DenseTensor*>& learning_rate,
+                          const std::vector<const DenseTensor*>& master_param, double mu,
+                          bool use_nesterov, const std::vector<std::string>& regularization_method,
+                          const std::vector<double>& regularization_coeff, bool multi_precision,
+                          double rescale_grad, std::vector<DenseTensor*> param_out,
+                          std::vector<DenseTensor*> velocity_out,
+                          std::vector<DenseTensor*> master_param_out) {
+  for (size_t i = 0; i < param.size(); ++i) {
+    const bool has_master = !master_param.empty();
+    MomentumKernel<T, Context>(
+        ctx, *param[i], *grad[i], *velocity[i], *learning_rate[learning_rate.size() == 1 ? 0 : i],
+        has_master ? master_param[i] : nullptr, mu, use_nesterov,
+        regularization_method.empty() ? std::string() : regularization_method[i],
+        regularization_coeff.empty() ? 0.0 : regularization_coeff[i], multi_precision, rescale_grad,
+        param_out[i], velocity_out[i], has_master ? master_param_out[i] : nullptr);
+  }
+}
+
+template <typename T, typename Context>
+void MergedAdamKernel(const Context& ctx, const std::vector<const DenseTensor*>& param,
+                      const std::vector<const DenseTensor*>& grad,
+                      const std::vector<const DenseTensor*>& learning_rate,
+                      const std::vector<const DenseTensor*>& moment1,
+                      const std::vector<const DenseTensor*>& moment2,
+                      const std::vector<const DenseTensor*>& beta1_pow,
+                      const std::vector<const DenseTensor*>& beta2_pow,
+                      const std::vector<const DenseTensor*>& master_param, const Scalar& beta1,
+                      const Scalar& beta2, const Scalar& epsilon, bool multi_precision,
+                      bool use_global_beta_pow, std::vector<DenseTensor*> param_out,
+                      std::vector<DenseTensor*> moment1_out, std::vector<DenseTensor*> moment2_out,
+                      std::vector<DenseTensor*> beta1_pow_out,
+                      std::vector<DenseTensor*> beta2_pow_out,
+                      std::vector<DenseTensor*> master_param_out) {
+  for (size_t i = 0; i < param.size(); ++i) {
+    const bool has_master = !master_param.empty();
+    AdamKernel<T, Context>(
+        ctx, *param[i], *grad[i], *learning_rate[learning_rate.size() == 1 ? 0 : i], *moment1[i],
+        *moment2[i], nullptr, *beta1_pow[i], *beta2_pow[i], has_master ? master_param[i] : nullptr,
+        nullptr, beta1, beta2, epsilon, false, 1000, multi_precision, use_global_beta_pow, false,
+        param_out[i], moment1_out[i], moment2_out[i], nullptr, beta1_pow_out[i], beta2_pow_out[i],
+        has_master ? master_param_out[i] : nullptr);
+  }
 }
 
 }  // namespace paddle

@@ -339,4 +339,79 @@ void RpropInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tenso
   *learning_rate_out = learning_rate;
 }
 
+namespace {
+
+// Raises unless `list` of op `op` has one entry per param (or, where `or_one`/`or_none`, one
+// or none).
+void CheckListLength(const char* op, const char* name, size_t size, size_t params, bool or_one,
+                     bool or_none) {
+  bool ok = size == params || (or_one && size == 1) || (or_none && size == 0);
+  PD_CHECK(ok, errors::InvalidArgument(
+                   op, ": argument '", name, "' must have one entry per param (", params, ")",
+                   or_one ? " or one entry" : "", or_none ? " or none" : "", ", received ", size));
+}
+
+}  // namespace
+
+void MergedMomentumInferMeta(
+    const std::vector<TensorMeta>& param, const std::vector<TensorMeta>& grad,
+    const std::vector<TensorMeta>& velocity, const std::vector<TensorMeta>& learning_rate,
+    const std::vector<TensorMeta>& master_param,
+    const std::vector<std::string>& regularization_method,
+    const std::vector<double>& regularization_coeff, std::vector<TensorMeta>* param_out,
+    std::vector<TensorMeta>* velocity_out, std::vector<TensorMeta>* master_param_out) {
+  const char* op = "merged_momentum";
+  const size_t n = param.size();
+  CheckListLength(op, "grad", grad.size(), n, false, false);
+  CheckListLength(op, "velocity", velocity.size(), n, false, false);
+  CheckListLength(op, "learning_rate", learning_rate.size(), n, true, false);
+  CheckListLength(op, "master_param", master_param.size(), n, false, true);
+  CheckListLength(op, "regularization_method", regularization_method.size(), n, false, true);
+  CheckListLength(op, "regularization_coeff", regularization_coeff.size(), n, false, true);
+  param_out->resize(n);
+  velocity_out->resize(n);
+  master_param_out->resize(master_param.size());
+  for (size_t i = 0; i < n; ++i) {
+    TensorMeta unused_master_out;
+    MomentumInferMeta(
+        param[i], grad[i], velocity[i], learning_rate[learning_rate.size() == 1 ? 0 : i],
+        master_param.empty() ? nullptr : &master_param[i],
+        regularization_method.empty() ? std::string() : regularization_method[i], &(*param_out)[i],
+        &(*velocity_out)[i], master_param.empty() ? &unused_master_out : &(*master_param_out)[i]);
+  }
+}
+
+void MergedAdamInferMeta(
+    const std::vector<TensorMeta>& param, const std::vector<TensorMeta>& grad,
+    const std::vector<TensorMeta>& learning_rate, const std::vector<TensorMeta>& moment1,
+    const std::vector<TensorMeta>& moment2, const std::vector<TensorMeta>& beta1_pow,
+    const std::vector<TensorMeta>& beta2_pow, const std::vector<TensorMeta>& master_param,
+    std::vector<TensorMeta>* param_out, std::vector<TensorMeta>* moment1_out,
+    std::vector<TensorMeta>* moment2_out, std::vector<TensorMeta>* beta1_pow_out,
+    std::vector<TensorMeta>* beta2_pow_out, std::vector<TensorMeta>* master_param_out) {
+  const char* op = "merged_adam";
+  const size_t n = param.size();
+  CheckListLength(op, "grad", grad.size(), n, false, false);
+  CheckListLength(op, "learning_rate", learning_rate.size(), n, true, false);
+  CheckListLength(op, "moment1", moment1.size(), n, false, false);
+  CheckListLength(op, "moment2", moment2.size(), n, false, false);
+  CheckListLength(op, "beta1_pow", beta1_pow.size(), n, false, false);
+  CheckListLength(op, "beta2_pow", beta2_pow.size(), n, false, false);
+  CheckListLength(op, "master_param", master_param.size(), n, false, true);
+  for (auto* out : {param_out, moment1_out, moment2_out, beta1_pow_out, beta2_pow_out}) {
+    out->resize(n);
+  }
+  master_param_out->resize(master_param.size());
+  for (size_t i = 0; i < n; ++i) {
+    TensorMeta unused_master_out;
+    TensorMeta unused_moment2_max_out;
+    AdamInferMeta(param[i], grad[i], learning_rate[learning_rate.size() == 1 ? 0 : i], moment1[i],
+                  moment2[i], nullptr, beta1_pow[i], beta2_pow[i],
+                  master_param.empty() ? nullptr : &master_param[i], nullptr, false,
+                  &(*param_out)[i], &(*moment1_out)[i], &(*moment2_out)[i], &unused_moment2_max_out,
+                  &(*beta1_pow_out)[i], &(*beta2_pow_out)[i],
+                  master_param.empty() ? &unused_master_out : &(*master_param_out)[i]);
+  }
+}
+
 }  // namespace paddle

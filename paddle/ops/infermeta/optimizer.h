@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "paddle/core/tensor_meta.h"
 
@@ -32,6 +33,26 @@ void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tensor
                    TensorMeta* moment1_out, TensorMeta* moment2_out, TensorMeta* moment2_max_out,
                    TensorMeta* beta1_pow_out, TensorMeta* beta2_pow_out,
                    TensorMeta* master_param_out);
+
+// merged_momentum and merged_adam: the checks of momentum (adam) for each param, and the
+// lists' lengths: one entry per param, learning_rate one or one per param, master_param none
+// or one per param.
+void MergedMomentumInferMeta(
+    const std::vector<TensorMeta>& param, const std::vector<TensorMeta>& grad,
+    const std::vector<TensorMeta>& velocity, const std::vector<TensorMeta>& learning_rate,
+    const std::vector<TensorMeta>& master_param,
+    const std::vector<std::string>& regularization_method,
+    const std::vector<double>& regularization_coeff, std::vector<TensorMeta>* param_out,
+    std::vector<TensorMeta>* velocity_out, std::vector<TensorMeta>* master_param_out);
+
+void MergedAdamInferMeta(
+    const std::vector<TensorMeta>& param, const std::vector<TensorMeta>& grad,
+    const std::vector<TensorMeta>& learning_rate, const std::vector<TensorMeta>& moment1,
+    const std::vector<TensorMeta>& moment2, const std::vector<TensorMeta>& beta1_pow,
+    const std::vector<TensorMeta>& beta2_pow, const std::vector<TensorMeta>& master_param,
+    std::vector<TensorMeta>* param_out, std::vector<TensorMeta>* moment1_out,
+    std::vector<TensorMeta>* moment2_out, std::vector<TensorMeta>* beta1_pow_out,
+    std::vector<TensorMeta>* beta2_pow_out, std::vector<TensorMeta>* master_param_out);
 
 void AdadeltaInferMeta(const TensorMeta& param, const TensorMeta& grad,
                        const TensorMeta& avg_squared_grad, const TensorMeta& avg_squared_update,

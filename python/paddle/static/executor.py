@@ -68,7 +68,7 @@ class Executor:
         enable_inplace = True
         if isinstance(program, CompiledProgram):
             enable_inplace = bool(program._build_strategy.enable_inplace)
-            program = program._program
+            program = program._program_to_run()
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run(): 'program' must be a paddle.static.Program, but "
                             f"received {type(program).__name__}")
