@@ -1,10 +1,12 @@
 """Harness entries of the ops BuildStrategy's passes write (paddle.static.CompiledProgram):
-merged_momentum and merged_adam, checked against the single-param NumPy updates of op_db."""
+merged_momentum and merged_adam, checked against the single-param NumPy updates of op_db, and
+fused_elemwise_add_activation against fused_elemwise_activation's reference, with its
+gradient."""
 import numpy as np
 
 import paddle
 from harness import ErrorSample, OpInfo, Sample
-from op_db import np_adam, np_momentum, uniform
+from op_db import np_adam, np_fused_elemwise_activation, np_momentum, uniform
 
 
 # The harness feeds top-level arrays: the shared learning rate comes first, then each param's
@@ -105,7 +107,39 @@ def _merged_adam_errors():
             ErrorSample([np.array([0.1])] + bad_pow, {}, ValueError, "beta1_pow")]
 
 
+def _fused_add_act_samples(rng):
+    # Inputs away from relu's kink, where the numeric gradient is exact.
+    def away_from_zero(shape):
+        values = uniform(rng, shape, 0.2, 1.0)
+        return values * np.where(rng.random(shape) < 0.5, -1.0, 1.0)
+    return [
+        Sample([uniform(rng, (2, 3, 4)), away_from_zero((4,)) * 0.1,
+                ["relu", "elementwise_add"], -1, 0.0, True]),
+        Sample([uniform(rng, (3, 4)), uniform(rng, (3, 4)), ["tanh", "elementwise_add"], -1,
+                0.0, False]),
+        Sample([uniform(rng, (2, 3, 4)), uniform(rng, (3,)), ["sigmoid", "elementwise_add"], 1,
+                0.0, True]),
+        Sample([uniform(rng, (4, 3)), away_from_zero((3,)), ["elementwise_add", "relu"], -1,
+                0.0, True]),
+        Sample([uniform(rng, (2, 3)), uniform(rng, (2, 3)), ["elementwise_add", "tanh"], -1,
+                0.0, False]),
+        Sample([uniform(rng, (4, 2)), uniform(rng, (1, 2)), ["scale", "elementwise_add"], -1,
+                0.5, False]),
+        Sample([uniform(rng, (2, 5)), uniform(rng, (5,)), ["elementwise_add", "sigmoid"], -1,
+                0.0, True])]
+
+
+def _fused_add_act_errors():
+    return [ErrorSample([np.zeros((2, 3)), np.zeros((2, 3)), ["relu", "elementwise_mul"], -1,
+                         0.0, False], {}, ValueError, "functor_list"),
+            ErrorSample([np.zeros((2, 3)), np.zeros((4,)), ["relu", "elementwise_add"], 1, 0.0,
+                         False], {}, ValueError, "broadcast")]
+
+
 COMPILED_OPS = [
+    OpInfo("fused_elemwise_add_activation", paddle._C_ops.fused_elemwise_add_activation,
+           lambda *a: np_fused_elemwise_activation(*a), _fused_add_act_samples,
+           errors=_fused_add_act_errors),
     OpInfo("merged_momentum", merged_momentum_api, np_merged_momentum, _merged_momentum_samples,
            grad=False, errors=_merged_momentum_errors),
     OpInfo("merged_adam", merged_adam_api, np_merged_adam, _merged_adam_samples, grad=False,

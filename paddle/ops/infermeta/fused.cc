@@ -1,5 +1,7 @@
 #include "paddle/ops/infermeta/fused.h"
 
+#include <algorithm>
+
 #include "paddle/common/errors.h"
 #include "paddle/kernels/funcs/broadcast.h"
 #include "paddle/kernels/funcs/conv_epilogue.h"
@@ -25,6 +27,20 @@ void FusedElemwiseActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
   intermediate_out->dims = !save_intermediate_out ? DDim({0})
                            : plan.unary_outside   ? out->dims
                                                   : y.dims;
+}
+
+void FusedElemwiseAddActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
+                                         const std::vector<std::string>& functor_list, int32_t axis,
+                                         float scale, bool save_intermediate_out, TensorMeta* out,
+                                         TensorMeta* intermediate_out) {
+  const bool has_add =
+      std::find(functor_list.begin(), functor_list.end(), "elementwise_add") != functor_list.end();
+  PD_CHECK(functor_list.size() == 2 && has_add,
+           errors::InvalidArgument("fused_elemwise_add_activation: 'functor_list' must pair "
+                                   "elementwise_add with an activation, received ",
+                                   functor_list.size(), " functors without elementwise_add"));
+  FusedElemwiseActivationInferMeta(x, y, functor_list, axis, scale, save_intermediate_out, out,
+                                   intermediate_out);
 }
 
 void FusedConv2dAddActInferMeta(

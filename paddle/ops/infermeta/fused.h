@@ -18,6 +18,12 @@ void FusedElemwiseActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
 // output is conv2d's output of input and filter; bias holds one value per output channel ([C] or
 // the output's rank with C on the channel axis); residual_data, where given, has the output's
 // shape. outputs are output's channel slices of split_channels' sizes (none when it is empty).
+// fused_elemwise_activation's meta, for a functor_list whose binary functor is elementwise_add.
+void FusedElemwiseAddActivationInferMeta(const TensorMeta& x, const TensorMeta& y,
+                                         const std::vector<std::string>& functor_list, int32_t axis,
+                                         float scale, bool save_intermediate_out, TensorMeta* out,
+                                         TensorMeta* intermediate_out);
+
 void FusedConv2dAddActInferMeta(
     const TensorMeta& input, const TensorMeta& filter, const TensorMeta& bias,
     const TensorMeta* residual_data, const std::vector<int32_t>& strides,

@@ -5,11 +5,18 @@
   group holds the ops with equal hyperparameters and parameter dtype, and is merged where no op
   between its first and last member reads what a member writes or writes what a member reads
   (so moving every update to the last member's place changes no value).
+- fuse_elewise_add_act_ops: act(x + y) and x + act(y), act one of relu, tanh, sigmoid, become
+  one fused_elemwise_add_activation, and the two grad ops of the pair one
+  fused_elemwise_add_activation_grad where they chain through a gradient nothing else reads
+  (as Paddle's fuse_elewise_add_act_pass). The intermediate result (x + y, or act(y)) is still
+  written where an op left unfused reads it.
 - debug_graphviz_path: the program graph as Graphviz files, `<path>_original_graph.dot` before
   the passes and `<path>_fused_graph.dot` after them (Paddle writes its graph_viz_pass files
   with these suffixes).
 """
 import os
+
+from ..base.framework import convert_dtype
 
 __all__ = ["apply_build_passes", "write_graphviz"]
 
@@ -20,6 +27,8 @@ def apply_build_passes(program, strategy):
     path = strategy.debug_graphviz_path
     if path:
         write_graphviz(compiled, path + "_original_graph.dot")
+    if strategy.fuse_elewise_add_act_ops:
+        _fuse_elewise_add_act(compiled.global_block())
     if strategy.fuse_all_optimizer_ops:
         _fuse_optimizer_ops(compiled.global_block())
     if path:
@@ -177,3 +186,197 @@ def _fuse_optimizer_ops(block):
         block._insert_op(last + 1, merged_type, inputs=slots_in, outputs=slots_out, attrs=attrs)
         for i in reversed(members):
             block._remove_op(i)
+
+
+# -------------------------------------------------------------- fuse_elewise_add_act_ops
+
+# The activations fused with an elementwise_add (Paddle fuses relu, tanh and scale; sigmoid
+# here too, which the fused op computes; scale's backward is no separate op in this
+# framework's programs, so it stays unfused).
+_FUSED_ACTIVATIONS = ("relu", "tanh", "sigmoid")
+
+
+def _single(op, slot, output=False):
+    names = (op.output if output else op.input)(slot) \
+        if slot in (op.output_names if output else op.input_names) else []
+    return names[0] if len(names) == 1 else None
+
+
+def _readers(ops, name):
+    return [i for i, op in enumerate(ops) if name in _names_read(op)]
+
+
+def _untouched_between(ops, begin, end, written=(), read=()):
+    """Whether no op strictly between begin and end writes a name of `written` or reads one of
+    `read`."""
+    written, read = set(written), set(read)
+    return all(not (_names_written(ops[i]) & written) and not (_names_read(ops[i]) & read)
+               for i in range(begin + 1, end))
+
+
+def _broadcasts_like_paddle(block, x_name, y_name, axis):
+    """Whether the fused op (y aligned against x at `axis`) computes what elementwise_add did:
+    x has y's rank or more, the dtype has a kernel, and no dim of x is broadcast."""
+    x, y = block._find_var_recursive(x_name), block._find_var_recursive(y_name)
+    if x is None or y is None or x.dtype != y.dtype:
+        return False
+    if convert_dtype(x.dtype).name not in ("float32", "float64"):
+        return False
+    x_shape, y_shape = list(x.shape), list(y.shape)
+    if len(y_shape) > len(x_shape):
+        return False
+    start = len(x_shape) - len(y_shape) if axis == -1 else axis
+    if start < 0 or start + len(y_shape) > len(x_shape):
+        return False
+    return all(y_dim in (1, x_dim) for y_dim, x_dim in zip(y_shape, x_shape[start:]))
+
+
+def _forward_matches(block):
+    """(add index, act index, activation input-side) for each add/activation pair to fuse:
+    `inner` pairs are act(x + y) (the add's result read by the activation), `outer` pairs are
+    x + act(y) (the activation's result as the add's Y)."""
+    ops = block.ops
+    matches = []
+    for i, add in enumerate(ops):
+        if add.type != "elementwise_add":
+            continue
+        x, y, out = _single(add, "X"), _single(add, "Y"), _single(add, "Out", output=True)
+        axis = _attr(add, "axis")
+        axis = -1 if axis is None else axis
+        if None in (x, y, out) or not _broadcasts_like_paddle(block, x, y, axis):
+            continue
+        for j in _readers(ops, out):  # act(x + y)
+            act = ops[j]
+            if j > i and act.type in _FUSED_ACTIVATIONS and _single(act, "X") == out:
+                matches.append(("inner", i, j))
+                break
+        else:
+            producers = [k for k in range(i) if y in _names_written(ops[k])]
+            if producers and ops[producers[-1]].type in _FUSED_ACTIVATIONS:  # x + act(y)
+                k = producers[-1]
+                if _single(ops[k], "Out", output=True) == y and _single(ops[k], "X"):
+                    matches.append(("outer", k, i))
+    return matches
+
+
+def _fuse_elewise_add_act(block):
+    ops = block.ops
+    plans = []
+    for kind, first, second in _forward_matches(block):
+        add, act = (ops[first], ops[second]) if kind == "inner" else (ops[second], ops[first])
+        x, y = _single(add, "X"), _single(add, "Y")
+        if kind == "inner":
+            inputs_x, inputs_y = x, y
+            intermediate, out = _single(add, "Out", True), _single(act, "Out", True)
+            functors = [act.type, "elementwise_add"]
+        else:
+            inputs_x, inputs_y = x, _single(act, "X")
+            intermediate, out = y, _single(add, "Out", True)
+            functors = ["elementwise_add", act.type]
+        if None in (out, intermediate) or not _untouched_between(
+                ops, first, second, written={inputs_x, inputs_y, intermediate, out},
+                read={out, intermediate}):
+            continue
+        plans.append(dict(kind=kind, first=first, second=second, x=inputs_x, y=inputs_y,
+                          intermediate=intermediate, out=out, functors=functors,
+                          axis=_attr(add, "axis") if _attr(add, "axis") is not None else -1,
+                          act=act.type, add=add))
+    used = set()
+    rewrites = []  # (ops to remove, the op to insert after, type, inputs, outputs, attrs)
+    for plan in plans:
+        if {plan["first"], plan["second"]} & used:
+            continue
+        used |= {plan["first"], plan["second"]}
+        grad = _backward_match(block, plan)
+        if grad is not None and not {grad[0], grad[1]} & used:
+            used |= {grad[0], grad[1]}
+            rewrites.append(grad[2])
+        else:
+            plan.pop("grad_indices", None)
+        rewrites.append(_forward_rewrite(block, plan))
+    # Ops are found by identity when applied, so one rewrite's removals do not shift another's.
+    rewrites = [([ops[i] for i in remove], ops[position], *rest)
+                for remove, position, *rest in rewrites]
+    for remove, anchor, op_type, inputs, outputs, attrs in rewrites:
+        block._insert_op(block.ops.index(anchor) + 1, op_type, inputs=inputs, outputs=outputs,
+                         attrs=attrs)
+        for index in sorted((block.ops.index(op) for op in remove), reverse=True):
+            block._remove_op(index)
+    return bool(rewrites)
+
+
+def _fused_attrs(plan, save_intermediate_out, role_op):
+    attrs = {"functor_list": plan["functors"], "axis": plan["axis"], "scale": 0.0,
+             "save_intermediate_out": save_intermediate_out}
+    if role_op.has_attr("op_role"):
+        attrs["op_role"] = role_op.attr("op_role")
+    return attrs
+
+
+def _forward_rewrite(block, plan):
+    """The fused forward op. Its intermediate result stays in its variable while any op reads
+    it after the rewrite (the unfused backward's grad ops read it)."""
+    ops = block.ops
+    pair = {plan["first"], plan["second"]}
+    readers = [i for i in _readers(ops, plan["intermediate"]) if i not in pair]
+    save = bool(readers) and not _only_grad_readers(ops, readers, plan)
+    outputs = {"Out": [plan["out"]], "IntermediateOut": [plan["intermediate"]] if save else []}
+    return ([plan["first"], plan["second"]], plan["second"], "fused_elemwise_add_activation",
+            {"X": [plan["x"]], "Y": [plan["y"]]}, outputs,
+            _fused_attrs(plan, save, plan["add"]))
+
+
+def _only_grad_readers(ops, readers, plan):
+    """Whether the intermediate's readers are just the two grad ops the backward fusion
+    removes."""
+    return all(i in plan.get("grad_indices", ()) for i in readers)
+
+
+def _backward_match(block, plan):
+    """The grad ops of the pair (the activation's and the add's, chained through one gradient
+    read by nothing else), as (index, index, rewrite) into a fused_elemwise_add_activation_grad,
+    or None."""
+    ops = block.ops
+    act_grad_type = plan["act"] + "_grad"
+    out_grad = plan["out"] + "@GRAD"
+    if plan["kind"] == "inner":
+        # act_grad(Out@GRAD=d out) -> d intermediate -> elementwise_add_grad -> dx, dy
+        first = [i for i, op in enumerate(ops) if op.type == act_grad_type and
+                 _single(op, "Out@GRAD") == out_grad and _single(op, "Out") == plan["out"]]
+        if len(first) != 1:
+            return None
+        link = _single(ops[first[0]], "X@GRAD", True)
+        second = [i for i in _readers(ops, link) if ops[i].type == "elementwise_add_grad"]
+        if link is None or _readers(ops, link) != second or len(second) != 1:
+            return None
+        add_grad, act_grad = ops[second[0]], ops[first[0]]
+        x_grad = add_grad.output("X@GRAD") if "X@GRAD" in add_grad.output_names else []
+        y_grad = add_grad.output("Y@GRAD") if "Y@GRAD" in add_grad.output_names else []
+        first, second = first[0], second[0]
+        if _single(add_grad, "X") != plan["x"] or _single(add_grad, "Y") != plan["y"]:
+            return None
+    else:
+        # elementwise_add_grad(Out@GRAD=d out) -> dx, d intermediate -> act_grad -> dy
+        first = [i for i, op in enumerate(ops) if op.type == "elementwise_add_grad" and
+                 _single(op, "Out@GRAD") == out_grad and _single(op, "Y") == plan["intermediate"]]
+        if len(first) != 1:
+            return None
+        add_grad = ops[first[0]]
+        link = _single(add_grad, "Y@GRAD", True)
+        second = [i for i in _readers(ops, link) if ops[i].type == act_grad_type]
+        if link is None or _readers(ops, link) != second or len(second) != 1:
+            return None
+        act_grad = ops[second[0]]
+        x_grad = add_grad.output("X@GRAD") if "X@GRAD" in add_grad.output_names else []
+        y_grad = act_grad.output("X@GRAD") if "X@GRAD" in act_grad.output_names else []
+        first, second = first[0], second[0]
+    # Every gradient is now produced at the second grad op's place.
+    if not _untouched_between(ops, first, second,
+                              written={plan["x"], plan["y"], plan["out"], out_grad},
+                              read=set(x_grad) | set(y_grad)):
+        return None
+    plan["grad_indices"] = (first, second)
+    outputs = {"X@GRAD": x_grad, "Y@GRAD": y_grad}
+    inputs = {"X": [plan["x"]], "Y": [plan["y"]], "Out": [plan["out"]], "Out@GRAD": [out_grad]}
+    return (first, second, ([first, second], second, "fused_elemwise_add_activation_grad",
+                            inputs, outputs, _fused_attrs(plan, False, act_grad)))

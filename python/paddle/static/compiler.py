@@ -2,10 +2,12 @@
 
 BuildStrategy carries Paddle 3.3.1's attributes with its defaults. The switches that change the
 program here are applied by `CompiledProgram` to a copy of the program when the Executor runs it
-(paddle/static/build_passes.py): `fuse_all_optimizer_ops` merges the per-parameter optimizer ops
-of one kind into one multi-tensor op, and `debug_graphviz_path` writes the program graph as
-Graphviz files. `enable_inplace` decides whether ops that declare an in-place pair may write into
-their input's buffer. The multi-device and distributed switches (reduce_strategy, the
+(paddle/static/build_passes.py): `fuse_elewise_add_act_ops` fuses an elementwise_add and its
+activation (and their grad ops) into fused_elemwise_add_activation(_grad),
+`fuse_all_optimizer_ops` merges the per-parameter optimizer ops of one kind into one
+multi-tensor op, and `debug_graphviz_path` writes the program graph as Graphviz files.
+`enable_inplace` decides whether ops that declare an in-place pair may write into their input's
+buffer. The multi-device and distributed switches (reduce_strategy, the
 all-reduce and NCCL/BKCL settings, sync_batch_norm...) and the CUDA-only fusions are accepted and
 checked for compatibility; on one place they change nothing, as in Paddle on a CPU.
 """
@@ -152,7 +154,8 @@ class BuildStrategy(_Strategy):
 
     def _passes_key(self):
         """What of the strategy changes the program the Executor runs."""
-        return (self.fuse_all_optimizer_ops, self.debug_graphviz_path)
+        return (self.fuse_elewise_add_act_ops, self.fuse_all_optimizer_ops,
+                self.debug_graphviz_path)
 
 
 class ExecutionStrategy(_Strategy):

@@ -185,3 +185,80 @@ def test_debug_graphviz_path_writes_the_graphs(tmp_path):
     assert '[label="momentum",shape=box' not in fused
     # Parameters are filled ellipses; an edge per input slot.
     assert "style=filled" in original and '[label="Param"]' in original
+
+
+def _residual_model():
+    """fc layers with relu, tanh and sigmoid (each bias add + activation: act(x + y)), a
+    residual x + relu(y) and a bias add with a broadcast axis."""
+    x = static.data("x", [None, 4], "float32")
+    y = static.data("y", [None, 1], "float32")
+    hidden = static.nn.fc(x, 8, activation="relu")
+    hidden = static.nn.fc(hidden, 8, activation="tanh")
+    gate = static.nn.fc(hidden, 8, activation="sigmoid")
+    branch = static.nn.fc(gate, 8, bias_attr=False)
+    hidden = hidden + paddle.nn.functional.relu(branch)
+    out = static.nn.fc(hidden, 1)
+    return x, y, paddle.mean((out - y) ** 2)
+
+
+def _train_model(model, strategy, steps=5):
+    paddle.seed(11)
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        _, _, loss = model()
+        paddle.optimizer.Momentum(0.05, momentum=0.9).minimize(loss)
+    exe = static.Executor()
+    scope = static.Scope()
+    target = static.CompiledProgram(main, strategy)
+    rng = np.random.default_rng(3)
+    losses = []
+    with static.scope_guard(scope):
+        exe.run(startup)
+        for _ in range(steps):
+            x = rng.standard_normal((16, 4)).astype("float32")
+            y = np.cos(x).sum(1, keepdims=True).astype("float32")
+            losses.append(exe.run(target, feed={"x": x, "y": y}, fetch_list=[loss])[0])
+        params = [np.array(scope.find_var(p.name).get_tensor()) for p in main.all_parameters()]
+    return np.array(losses), params, main, target._program_to_run()
+
+
+def test_fuse_elewise_add_act_ops_fuses_forward_and_backward_and_trains_alike():
+    losses, params, plain, _ = _train_model(_residual_model, static.BuildStrategy())
+    strategy = static.BuildStrategy()
+    strategy.fuse_elewise_add_act_ops = True
+    fused_losses, fused_params, _, fused = _train_model(_residual_model, strategy)
+    before, after = _op_counts(plain), _op_counts(fused)
+    # Four adds with an activation (three fc biases, the residual), forward and backward.
+    assert after["fused_elemwise_add_activation"] == 4
+    assert after["fused_elemwise_add_activation_grad"] == 4
+    for act in ("relu", "tanh", "sigmoid"):
+        assert after.get(act, 0) == 0 and after.get(act + "_grad", 0) == 0
+    assert after["elementwise_add"] == before["elementwise_add"] - 4
+    assert after["elementwise_add_grad"] == before["elementwise_add_grad"] - 4
+    functors = sorted(tuple(op.attr("functor_list")) for op in fused.global_block().ops
+                      if op.type == "fused_elemwise_add_activation")
+    assert functors == [("elementwise_add", "relu"), ("relu", "elementwise_add"),
+                        ("sigmoid", "elementwise_add"), ("tanh", "elementwise_add")]
+    np.testing.assert_allclose(fused_losses, losses, rtol=1e-5, atol=1e-6)
+    for fused_value, value in zip(fused_params, params):
+        np.testing.assert_allclose(fused_value, value, rtol=1e-5, atol=1e-6)
+
+
+def test_fuse_elewise_add_act_ops_keeps_an_intermediate_that_is_read():
+    def model():
+        x, y, _ = _residual_model()
+        pre = static.nn.fc(x, 1)  # its bias add's result is read twice
+        out = paddle.tanh(pre) + pre * 0.5
+        return x, y, paddle.mean((out - y) ** 2)
+    losses, params, _, _ = _train_model(model, static.BuildStrategy())
+    strategy = static.BuildStrategy()
+    strategy.fuse_elewise_add_act_ops = True
+    strategy.fuse_all_optimizer_ops = True
+    fused_losses, fused_params, _, fused = _train_model(model, strategy)
+    saved = [op for op in fused.global_block().ops if op.type == "fused_elemwise_add_activation"
+             and op.attr("save_intermediate_out")]
+    assert len(saved) == 1 and saved[0].attr("functor_list") == ["tanh", "elementwise_add"]
+    assert _op_counts(fused)["merged_momentum"] == 1
+    np.testing.assert_allclose(fused_losses, losses, rtol=1e-5, atol=1e-6)
+    for fused_value, value in zip(fused_params, params):
+        np.testing.assert_allclose(fused_value, value, rtol=1e-5, atol=1e-6)
