@@ -137,14 +137,16 @@ def _names_written(op):
 
 
 def _movable(ops, members):
-    """Whether the members (indices into ops, ascending) can all run at the last one's place."""
-    read = set().union(*(_names_read(ops[i]) for i in members))
-    written = set().union(*(_names_written(ops[i]) for i in members))
+    """Whether the members (indices into ops, ascending) can all run at the last one's place:
+    no op in between reads what an earlier member writes, or writes what an earlier member
+    reads or writes (later members run after it either way)."""
     chosen = set(members)
+    read, written = set(), set()
     for i in range(members[0], members[-1]):
         if i in chosen:
-            continue
-        if _names_read(ops[i]) & written or _names_written(ops[i]) & (read | written):
+            read |= _names_read(ops[i])
+            written |= _names_written(ops[i])
+        elif _names_read(ops[i]) & written or _names_written(ops[i]) & (read | written):
             return False
     return True
 

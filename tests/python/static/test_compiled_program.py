@@ -262,3 +262,38 @@ def test_fuse_elewise_add_act_ops_keeps_an_intermediate_that_is_read():
     np.testing.assert_allclose(fused_losses, losses, rtol=1e-5, atol=1e-6)
     for fused_value, value in zip(fused_params, params):
         np.testing.assert_allclose(fused_value, value, rtol=1e-5, atol=1e-6)
+
+
+def test_fuse_all_optimizer_ops_with_weight_decay_ops():
+    # L2Decay on Adam adds a scale and an add per param before the updates.
+    def adam():
+        return paddle.optimizer.Adam(0.01, weight_decay=paddle.regularizer.L2Decay(0.01))
+    losses, params, plain = _train(adam, None)
+    strategy = static.BuildStrategy()
+    strategy.fuse_all_optimizer_ops = True
+    fused_losses, fused_params, fused = _train(adam, strategy)
+    assert _op_counts(plain)["adam"] == 6 and "scale" in _op_counts(plain)
+    assert _op_counts(fused)["merged_adam"] == 1 and "adam" not in _op_counts(fused)
+    np.testing.assert_allclose(fused_losses, losses, rtol=1e-6, atol=1e-7)
+    for fused_value, value in zip(fused_params, params):
+        np.testing.assert_allclose(fused_value, value, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("read_param, fused", [(-1, True), (0, False)])
+def test_fuse_all_optimizer_ops_merges_only_where_no_op_in_between_sees_the_move(read_param,
+                                                                               fused):
+    """An op between the first and the last update that reads a later update's param (which
+    it read before that update either way) lets them merge; one reading the first update's
+    param (which it would read before the update once merged) keeps them apart."""
+    main, _, _ = _build(lambda: paddle.optimizer.Momentum(0.05, momentum=0.9))
+    block = main.global_block()
+    updates = [i for i, op in enumerate(block.ops) if op.type == "momentum"]
+    param = block.ops[updates[read_param]].input("Param")[0]
+    copy = block.create_var(name="param_copy", shape=block.var(param).shape, dtype="float32")
+    block._insert_op(updates[0] + 1, "scale", inputs={"X": [param]}, outputs={"Out": [copy]},
+                     attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
+    strategy = static.BuildStrategy()
+    strategy.fuse_all_optimizer_ops = True
+    counts = _op_counts(static.CompiledProgram(main, strategy)._program_to_run())
+    assert counts.get("merged_momentum", 0) == (1 if fused else 0)
+    assert counts.get("momentum", 0) == (0 if fused else 6)
