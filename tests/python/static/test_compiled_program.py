@@ -280,8 +280,7 @@ def test_fuse_all_optimizer_ops_with_weight_decay_ops():
 
 
 @pytest.mark.parametrize("read_param, fused", [(-1, True), (0, False)])
-def test_fuse_all_optimizer_ops_merges_only_where_no_op_in_between_sees_the_move(read_param,
-                                                                               fused):
+def test_fuse_all_optimizer_ops_merges_where_no_op_in_between_sees_it(read_param, fused):
     """An op between the first and the last update that reads a later update's param (which
     it read before that update either way) lets them merge; one reading the first update's
     param (which it would read before the update once merged) keeps them apart."""
