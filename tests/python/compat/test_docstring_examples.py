@@ -75,7 +75,7 @@ import numpy as np
 import paddle
 
 request = json.load(sys.stdin)
-SKIP_MARKERS = ("+SKIP", "+REQUIRES(env:GPU", "+REQUIRES(env:XPU", "+REQUIRES(env:DISTRIBUTED",
+SKIP_MARKERS = ("+REQUIRES(env:GPU", "+REQUIRES(env:XPU", "+REQUIRES(env:DISTRIBUTED",
                 "+REQUIRES(env:CUSTOM", "+REQUIRES(env:IPU", "+REQUIRES(env:NPU")
 
 
