@@ -88,3 +88,8 @@ class no_grad(_GradModeContext):
 
 class enable_grad(_GradModeContext):
     _enabled = True
+
+
+from .jacobian import Hessian, Jacobian, hessian, jacobian  # noqa: E402,F401
+
+__all__ += ["jacobian", "hessian"]
