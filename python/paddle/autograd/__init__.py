@@ -93,3 +93,6 @@ class enable_grad(_GradModeContext):
 from .jacobian import Hessian, Jacobian, hessian, jacobian  # noqa: E402,F401
 
 __all__ += ["jacobian", "hessian"]
+from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401
+
+__all__ += ["PyLayer", "PyLayerContext"]
