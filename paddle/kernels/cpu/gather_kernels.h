@@ -1,6 +1,6 @@
-// CPU gather, index_select, index_add, gather_nd and scatter_nd_add. Around `axis` a tensor is
-// [outer, size, inner]; gathering along it copies `inner`-element slices, scattering adds them.
-// Index tensors are int32 or int64 whatever x's dtype; every index is bounds-checked before
+// CPU gather, index_select, index_add, gather_nd, scatter and scatter_nd_add. Around `axis` a
+// tensor is [outer, size, inner]; gathering along it copies `inner`-element slices, scattering adds
+// them. Index tensors are int32 or int64 whatever x's dtype; every index is bounds-checked before
 // any element moves, so a bad index raises OutOfRange and never touches memory.
 #pragma once
 
@@ -205,6 +205,32 @@ void GatherNdKernel(const Context& ctx, const DenseTensor& x, const DenseTensor&
 }
 
 // out = x; out[index[i]] += updates[i] for every index entry, repeated entries accumulating.
+// out = x with the rows index[i] replaced by updates[i] (the last one wins for a repeated
+// index), or with overwrite=false zeroed and then the sum of their updates added.
+template <typename T, typename Context>
+void ScatterKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& index,
+                   const DenseTensor& updates, bool overwrite, DenseTensor* out) {
+  int64_t rows = x.dims()[0];
+  int64_t slice = rows == 0 ? 0 : x.numel() / rows;
+  std::vector<int64_t> ids = CheckedIndices(index, rows, "scatter");
+  T* o = ctx.template Alloc<T>(out);
+  CopyUnlessAliased(x, o);
+  if (slice == 0) return;
+  const T* u = updates.data<T>();
+  if (!overwrite) {
+    for (int64_t id : ids) std::fill(o + id * slice, o + (id + 1) * slice, T{});
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    T* dst = o + ids[i] * slice;
+    const T* src = u + static_cast<int64_t>(i) * slice;
+    if (overwrite) {
+      std::copy(src, src + slice, dst);
+    } else {
+      for (int64_t k = 0; k < slice; ++k) dst[k] = Add(dst[k], src[k]);
+    }
+  }
+}
+
 template <typename T, typename Context>
 void ScatterNdAddKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& index,
                         const DenseTensor& updates, DenseTensor* out) {

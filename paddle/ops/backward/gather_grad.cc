@@ -1,9 +1,11 @@
 // Backward rules of the gathers and scatters: a gather's gradient scatters back, and the reverse.
 #include "paddle/ops/backward/rule_helpers.h"
+#include "paddle/ops/generated/api/gather.h"
 #include "paddle/ops/generated/api/gather_nd.h"
 #include "paddle/ops/generated/api/index_add.h"
 #include "paddle/ops/generated/api/index_select.h"
 #include "paddle/ops/generated/api/reshape.h"
+#include "paddle/ops/generated/api/scatter.h"
 #include "paddle/ops/generated/api/scatter_nd_add.h"
 #include "paddle/ops/generated/api/unsqueeze.h"
 #include "paddle/ops/generated/grad_rules/gather.h"
@@ -33,6 +35,16 @@ void index_add_grad(const Tensor& index, const Tensor& out_grad, int32_t axis, T
                     Tensor* add_value_grad) {
   if (x_grad) *x_grad = out_grad;
   if (add_value_grad) *add_value_grad = index_select(out_grad, index, axis);
+}
+
+void scatter_grad(const Tensor& index, const Tensor& updates, const Tensor& out_grad,
+                  bool overwrite, Tensor* x_grad, Tensor* updates_grad) {
+  Tensor ids = index.dims().size() == 2 ? reshape(index, {-1}) : index;
+  if (x_grad) *x_grad = scatter(out_grad, ids, ZerosLike(updates), true);
+  if (updates_grad) {
+    Tensor g = gather(out_grad, ids.dims().size() == 0 ? reshape(ids, {1}) : ids, 0);
+    *updates_grad = reshape(g, updates.dims().ToVector());
+  }
 }
 
 void gather_nd_grad(const Tensor& x, const Tensor& index, const Tensor& out_grad, Tensor* x_grad) {

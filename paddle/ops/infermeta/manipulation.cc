@@ -429,6 +429,32 @@ void GatherNdInferMeta(const TensorMeta& x, const TensorMeta& index, TensorMeta*
   out->dtype = x.dtype;
 }
 
+void ScatterInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& updates,
+                      bool overwrite, TensorMeta* out) {
+  CheckSameDtype(x, updates, "updates");
+  PD_CHECK(x.dims.size() >= 1,
+           errors::InvalidArgument("argument 'x' must have 1 or more dimensions, received shape ",
+                                   x.dims.ToString()));
+  const DDim& ids = index.dims;
+  PD_CHECK(ids.size() <= 1 || (ids.size() == 2 && (ids[1] == 1 || ids[1] < 0)),
+           errors::InvalidArgument("argument 'index' must be 0-d, 1-D or of shape [N, 1], "
+                                   "received shape ",
+                                   ids.ToString()));
+  PD_CHECK(index.dtype == DataType::INT32 || index.dtype == DataType::INT64,
+           errors::InvalidArgument("argument 'index' must be an int32 or int64 tensor, received ",
+                                   DataTypeName(index.dtype)));
+  // Each index value picks a row of x; updates holds one such row per value.
+  std::vector<int64_t> expected;
+  if (ids.size() > 0) expected.push_back(ids[0]);
+  for (int i = 1; i < x.dims.size(); ++i) expected.push_back(x.dims[i]);
+  PD_CHECK(ShapesAgree(DDim(expected), updates.dims),
+           errors::InvalidArgument("argument 'updates' must have shape ", DDim(expected).ToString(),
+                                   " (the index count, then x's shape "
+                                   "without its first dim), received ",
+                                   updates.dims.ToString()));
+  *out = x;
+}
+
 void ScatterNdAddInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& updates,
                            TensorMeta* out) {
   CheckSameDtype(x, updates, "updates");

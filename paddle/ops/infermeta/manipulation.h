@@ -38,6 +38,8 @@ void IndexSelectInferMeta(const TensorMeta& x, const TensorMeta& index, int32_t 
 void IndexAddInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& add_value,
                        int32_t axis, TensorMeta* out);
 void GatherNdInferMeta(const TensorMeta& x, const TensorMeta& index, TensorMeta* out);
+void ScatterInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& updates,
+                      bool overwrite, TensorMeta* out);
 void ScatterNdAddInferMeta(const TensorMeta& x, const TensorMeta& index, const TensorMeta& updates,
                            TensorMeta* out);
 // Data-dependent sizes are -1 here; the kernel sets the final dims.

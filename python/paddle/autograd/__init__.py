@@ -88,3 +88,11 @@ class no_grad(_GradModeContext):
 
 class enable_grad(_GradModeContext):
     _enabled = True
+
+
+from .jacobian import Hessian, Jacobian, hessian, jacobian  # noqa: E402,F401
+
+__all__ += ["jacobian", "hessian"]
+from .py_layer import PyLayer, PyLayerContext  # noqa: E402,F401
+
+__all__ += ["PyLayer", "PyLayerContext"]

@@ -1,5 +1,6 @@
 """Metric functions built from ops, so they work in dygraph and in static programs alike."""
-from ..base.generated_api import any, mean, reshape
+from ..base.generated_api import any, reshape
+from ..tensor.stat import mean
 from ..base.libpaddle import DataType, Tensor
 from ..tensor import creation, logic, math, search, stat
 

@@ -1,5 +1,6 @@
 """paddle.nn: layers, losses, containers, initializers and gradient clipping."""
 from . import functional, initializer  # noqa: F401
+from .layer import loss  # noqa: F401  (Paddle's paddle.nn.loss: the loss layers)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Silu, Softmax, Tanh
 from .layer.activation import (CELU, ELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,

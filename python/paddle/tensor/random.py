@@ -1,5 +1,6 @@
 """Random tensors. paddle.seed(n) makes them reproducible. Written by hand: they apply Paddle's
 dtype defaults and argument orders."""
+import math
 import numbers
 
 from .. import _C_ops
@@ -26,9 +27,29 @@ def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0, name=None):
                           int(seed), _resolve_place(None))
 
 
+_COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
+
+
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
-    return _C_ops.gaussian(as_int_list(shape, "gaussian", "shape"), float(mean), float(std),
-                           int(seed), _float_dtype(dtype, "gaussian"), _resolve_place(None))
+    """Normal draws. A complex dtype draws real and imaginary parts in turn, each with standard
+    deviation std / sqrt(2) (so |z - mean| has variance std^2), as Paddle's kernel does; a
+    complex mean must then have equal parts."""
+    shape = as_int_list(shape, "gaussian", "shape")
+    resolved = dtype_or_default(dtype)
+    if resolved.name in _COMPLEX_PARTS:
+        if isinstance(mean, complex):
+            if mean.real != mean.imag:
+                raise ValueError(f"gaussian(): a complex 'mean' must have equal real and "
+                                 f"imaginary parts, but received {mean}")
+            mean = mean.real
+        parts = _C_ops.gaussian(shape + [2], float(mean), float(std) / math.sqrt(2), int(seed),
+                                convert_dtype(_COMPLEX_PARTS[resolved.name]), _resolve_place(None))
+        return _C_ops.as_complex(parts)
+    if isinstance(mean, complex):
+        raise TypeError(f"gaussian(): a complex 'mean' needs a complex dtype, but dtype is "
+                        f"{resolved.name}")
+    return _C_ops.gaussian(shape, float(mean), float(std), int(seed),
+                           _float_dtype(dtype, "gaussian"), _resolve_place(None))
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None):

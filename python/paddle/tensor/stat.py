@@ -1,13 +1,22 @@
-"""Statistics written by hand (paddle.mean is generated from the op declarations): numel, var,
-std and dot compose other ops, and logsumexp derives its reduce_all attribute from the axes."""
+"""Statistics written by hand: mean takes Paddle's keyword-only dtype, numel, var, std and dot
+compose other ops, and logsumexp derives its reduce_all attribute from the axes."""
 import math
 
 from .. import _C_ops
 from ..base import libpaddle
-from ..base.framework import default_float_dtype, is_floating
+from ..base.framework import convert_dtype, default_float_dtype, is_floating
 from ._helpers import as_int_list, check_tensor
 
-__all__ = ["numel", "var", "std", "logsumexp", "dot"]
+__all__ = ["mean", "numel", "var", "std", "logsumexp", "dot"]
+
+
+def mean(x, axis=None, keepdim=False, name=None, *, dtype=None):
+    """The mean of x over `axis` (all dims when None); with `dtype`, x is cast to it first."""
+    check_tensor(x, "mean")
+    if dtype is not None and x.dtype != convert_dtype(dtype):
+        x = _C_ops.cast(x, convert_dtype(dtype))
+    axes = [] if axis is None else as_int_list(axis, "mean", "axis")
+    return _C_ops.mean(x, axes, bool(keepdim))
 
 
 def numel(x, name=None):

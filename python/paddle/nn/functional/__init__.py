@@ -8,8 +8,10 @@ from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  
                    conv3d_transpose)
 from .common import dropout, interpolate, linear, upsample
 from .input import embedding
+from .extension import sequence_mask
 from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
+from .loss import label_smooth, softmax_with_cross_entropy
 from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa: F401
                    cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,
                    margin_ranking_loss, multi_label_soft_margin_loss, poisson_nll_loss,
@@ -28,6 +30,7 @@ __all__ = ["cross_entropy", "dropout", "l1_loss", "linear", "log_softmax", "mse_
            "softmax"]
 __all__ += ["gelu", "glu", "mish", "prelu", "rrelu", "softmax_"]
 __all__ += ["embedding"]
+__all__ += ["label_smooth", "sequence_mask", "softmax_with_cross_entropy"]
 __all__ += ["ctc_loss"]
 __all__ += ["conv1d", "conv1d_transpose", "conv2d", "conv2d_transpose", "conv3d",
             "conv3d_transpose"]

@@ -15,7 +15,7 @@ __all__ = ["cross_entropy", "nll_loss", "mse_loss", "l1_loss", "binary_cross_ent
            "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "sigmoid_focal_loss", "square_error_cost",
-           "poisson_nll_loss", "gaussian_nll_loss"]
+           "poisson_nll_loss", "gaussian_nll_loss", "label_smooth", "softmax_with_cross_entropy"]
 
 
 def _check_reduction(reduction, api):
@@ -95,6 +95,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     squeeze_result = input_dims - 1 == label_dims and not label_smoothing > 0
     num_classes = input.shape[axis]
     dtype = input.dtype
+    if (label_smoothing > 0.0 and input_dims == label_dims and label.shape[axis] == num_classes
+            and num_classes != 1):
+        # Smoothing reads a label that already has the classes on `axis` as a distribution
+        # (one-hot labels), whatever soft_label says, as Paddle does.
+        soft_label = True
 
     valid = None       # 1.0 where a hard label is not ignore_index, else 0.0
     class_index = None  # hard labels with ignored positions replaced by class 0
@@ -176,6 +181,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise TypeError(f"nll_loss(): 'label' must be int64, but it is {label.dtype.name}")
     if weight is not None:
         check_tensor(weight, "nll_loss", "weight")
+    if input_dims == 2 and label_dims == 2 and label.shape[1] == 1:
+        # Paddle's nll_loss op also takes [N, C] input with [N, 1] labels.
+        label = _C_ops.reshape(label, [-1])
     # A batch size unknown until a static program runs is copied (0) rather than given as a
     # second -1.
     n, c = (input_shape[0] if input_shape[0] >= 0 else 0), input_shape[1]
@@ -579,3 +587,36 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
 
 # Paddle's paddle.nn.functional.loss also holds these.
 from .ctc import ctc_loss, edit_distance  # noqa: E402,F401
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    """(1 - epsilon) * label + epsilon * prior_dist, the prior being uniform (1 / C, C the size
+    of the last dim) when not given."""
+    check_tensor(label, "label_smooth", "label")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"label_smooth(): 'epsilon' must be in [0, 1], but received {epsilon}")
+    if not is_floating(label.dtype):
+        raise TypeError(f"label_smooth(): 'label' must be a floating-point tensor, but it is "
+                        f"{label.dtype.name}")
+    if prior_dist is None:
+        return _C_ops.scale(label, 1.0 - epsilon, epsilon / label.shape[-1], True)
+    check_tensor(prior_dist, "label_smooth", "prior_dist")
+    return _C_ops.add(_C_ops.scale(label, 1.0 - epsilon, 0.0, True),
+                      _C_ops.scale(_C_ops.cast(prior_dist, label.dtype), epsilon, 0.0, True))
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """The softmax_with_cross_entropy op itself: hard labels have size 1 on `axis`, the
+    per-position loss keeps that axis, and with return_softmax the softmax of `logits` comes
+    too."""
+    check_tensor(logits, "softmax_with_cross_entropy", "logits")
+    check_tensor(label, "softmax_with_cross_entropy", "label")
+    rank = len(logits.shape)
+    if not -rank <= axis < rank:
+        raise ValueError(f"softmax_with_cross_entropy(): 'axis' must be in [{-rank}, {rank}), "
+                         f"but received {axis}")
+    softmax, loss = _C_ops.cross_entropy_with_softmax(logits, label, bool(soft_label), True,
+                                                      bool(numeric_stable_mode),
+                                                      int(ignore_index), axis % rank)
+    return (loss, softmax) if return_softmax else loss
