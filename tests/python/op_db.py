@@ -1699,3 +1699,4 @@ from op_db_seq import SEQ_OPS; OP_DB += SEQ_OPS  # noqa: E402,E702
 from op_db_fft import FFT_OPS; OP_DB += FFT_OPS  # noqa: E402,E702
 from op_db_dist import DIST_OPS; OP_DB += DIST_OPS  # noqa: E402,E702
 from op_db_optim import OPTIM_OPS; OP_DB += OPTIM_OPS  # noqa: E402,E702
+from op_db_eig import EIG_OPS; OP_DB += EIG_OPS  # noqa: E402,E702
