@@ -207,24 +207,21 @@ void EigGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& 
   T* g = ctx.template Alloc<T>(x_grad);
   MatrixBatch vs(out_v.dims());
   int64_t n = vs.rows;
-  std::vector<C> vh_gv(n * n), vh_v(n * n), core(n * n);
+  if (n == 0) return;
+  std::vector<C> vh(n * n), vh_gv(n * n), vh_v(n * n), core(n * n);
+  auto multiply = [n](const C* a, const C* b, C* product) {
+    funcs::Gemm<C>(false, false, n, n, n, C(1), a, n, b, n, C(0), product, n);
+  };
   for (int64_t b = 0; b < vs.count; ++b) {
     const C* v = out_v.data<C>() + b * vs.size();
     const C* gv = out_v_grad.data<C>() + b * vs.size();
     const C* w = out_w.data<C>() + b * n;
     const C* gw = out_w_grad.data<C>() + b * n;
     for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        C with_grad{}, with_v{};
-        for (int64_t k = 0; k < n; ++k) {
-          C vh = std::conj(v[k * n + i]);
-          with_grad += vh * gv[k * n + j];
-          with_v += vh * v[k * n + j];
-        }
-        vh_gv[i * n + j] = with_grad;
-        vh_v[i * n + j] = with_v;
-      }
+      for (int64_t j = 0; j < n; ++j) vh[i * n + j] = std::conj(v[j * n + i]);
     }
+    multiply(vh.data(), gv, vh_gv.data());
+    multiply(vh.data(), v, vh_v.data());
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         core[i * n + j] = i == j ? gw[i]
@@ -234,13 +231,7 @@ void EigGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& 
     }
     // rhs = core V^H, then V^{-H} rhs in place.
     C* rhs = vh_gv.data();
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        C sum{};
-        for (int64_t k = 0; k < n; ++k) sum += core[i * n + k] * std::conj(v[j * n + k]);
-        rhs[i * n + j] = sum;
-      }
-    }
+    multiply(core.data(), vh.data(), rhs);
     PD_CHECK(funcs::SolveAdjoint(n, v, rhs),
              errors::InvalidArgument("eig_grad: the eigenvectors of matrix ", b,
                                      " of 'x' are linearly dependent (x is not diagonalizable)"));

@@ -49,6 +49,11 @@ def test_empty_batches(shape):
     w, v = paddle.linalg.eig(paddle.zeros(shape))
     assert w.shape == list(shape[:-1]) and v.shape == list(shape) and w.dtype == paddle.complex64
     assert paddle.linalg.eigvals(paddle.zeros(shape, dtype="float64")).shape == list(shape[:-1])
+    x = paddle.zeros(shape, dtype="float64")
+    x.stop_gradient = False
+    w, v = paddle.linalg.eig(x)
+    (paddle.abs(v).sum() + paddle.real(w).sum()).backward()
+    assert x.grad.shape == list(shape)
 
 
 def test_tensor_methods_and_no_paddle_eig():
