@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "paddle/common/errors.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/batch_offsets.h"
 #include "paddle/kernels/funcs/blas.h"
 #include "paddle/kernels/funcs/lapack.h"
 
@@ -35,40 +37,13 @@ struct MatrixBatch {
   int64_t size() const { return rows * cols; }
 };
 
-// The offset of each batch of `out_batch` in an operand whose batch dims (right-aligned) broadcast
-// to it.
-std::vector<int64_t> BroadcastBatchOffsets(const std::vector<int64_t>& out_batch,
-                                           const std::vector<int64_t>& batch, int64_t matrix_size) {
-  int rank = static_cast<int>(out_batch.size());
-  int pad = rank - static_cast<int>(batch.size());
-  std::vector<int64_t> strides(rank, 0);
-  int64_t stride = matrix_size;
-  for (int d = rank - 1; d >= pad; --d) {
-    int64_t size = batch[d - pad];
-    strides[d] = size == 1 ? 0 : stride;
-    stride *= size;
-  }
-  int64_t total = 1;
-  for (int64_t d : out_batch) total *= d;
-  std::vector<int64_t> offsets(total, 0);
-  for (int64_t b = 0; b < total; ++b) {
-    int64_t rest = b, offset = 0;
-    for (int d = rank - 1; d >= 0; --d) {
-      offset += (rest % out_batch[d]) * strides[d];
-      rest /= out_batch[d];
-    }
-    offsets[b] = offset;
-  }
-  return offsets;
-}
-
 // Runs solve(a, b, out) over out's batches, with a's and b's batches broadcast to out's.
 template <typename T, typename Solve>
 void ForEachSolve(const DenseTensor& a, const DenseTensor& b, DenseTensor* out, T* o,
                   const Solve& solve) {
   MatrixBatch as(a.dims()), bs(b.dims()), os(out->dims());
-  std::vector<int64_t> a_offsets = BroadcastBatchOffsets(os.batch, as.batch, as.size());
-  std::vector<int64_t> b_offsets = BroadcastBatchOffsets(os.batch, bs.batch, bs.size());
+  std::vector<int64_t> a_offsets = funcs::BatchBroadcastOffsets(os.batch, as.batch, as.size());
+  std::vector<int64_t> b_offsets = funcs::BatchBroadcastOffsets(os.batch, bs.batch, bs.size());
   for (int64_t i = 0; i < os.count; ++i) {
     solve(i, a.data<T>() + a_offsets[i], b.data<T>() + b_offsets[i], o + i * os.size());
   }
@@ -178,6 +153,97 @@ void EigvalshKernel(const Context& ctx, const DenseTensor& x, const std::string&
   SymmetricEigenBatch<T>("eigvalsh", x, uplo, ctx.template Alloc<T>(eigenvalues),
                          is_test ? nullptr : vectors);
   if (is_test) std::fill(vectors, vectors + eigenvectors->numel(), T(0));
+}
+
+template <typename T>
+bool IsFiniteValue(T v) {
+  if constexpr (kIsComplex<T>) {
+    return std::isfinite(v.real()) && std::isfinite(v.imag());
+  } else {
+    return std::isfinite(v);
+  }
+}
+
+// geev on each matrix of the square batch x. LAPACK's balancing rejects inf and nan entries
+// (Paddle aborts there), so they are a ValueError first.
+template <typename T>
+void GeneralEigenBatch(const char* op, const DenseTensor& x, funcs::EigenComplex<T>* values,
+                       funcs::EigenComplex<T>* vectors) {
+  MatrixBatch xs(x.dims());
+  for (int64_t i = 0; i < xs.count; ++i) {
+    const T* matrix = x.data<T>() + i * xs.size();
+    PD_CHECK(std::all_of(matrix, matrix + xs.size(), IsFiniteValue<T>),
+             errors::InvalidArgument(op, ": matrix ", i, " of 'x' (shape ", x.dims().ToString(),
+                                     ") has an inf or nan entry; expected finite values"));
+    PD_CHECK(funcs::GeneralEigen(xs.rows, matrix, values + i * xs.rows,
+                                 vectors ? vectors + i * xs.size() : nullptr),
+             errors::InvalidArgument(op, ": the eigenvalue iteration did not converge for matrix ",
+                                     i, " of 'x'"));
+  }
+}
+
+// out_w and out_v are complex (complex64 for float32 x) whether x is real or complex.
+template <typename T, typename Context>
+void EigKernel(const Context& ctx, const DenseTensor& x, DenseTensor* out_w, DenseTensor* out_v) {
+  using C = funcs::EigenComplex<T>;
+  GeneralEigenBatch<T>("eig", x, ctx.template Alloc<C>(out_w), ctx.template Alloc<C>(out_v));
+}
+
+template <typename T, typename Context>
+void EigvalsKernel(const Context& ctx, const DenseTensor& x, DenseTensor* out) {
+  GeneralEigenBatch<T>("eigvals", x, ctx.template Alloc<funcs::EigenComplex<T>>(out), nullptr);
+}
+
+// x = V diag(w) V^{-1} (distinct eigenvalues assumed, as in Paddle and every framework):
+// x_grad = V^{-H} (diag(w_grad) + (V^H V_grad - V^H V diag(Re diag(V^H V_grad))) / conj(E)) V^H,
+// E_ij = w_j - w_i off the diagonal. The diag term removes the part of V_grad that only changes
+// the columns' norms, which LAPACK fixes at 1. For real x, x_grad is the real part. x is read
+// only for its dtype.
+template <typename T, typename Context>
+void EigGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& out_w,
+                   const DenseTensor& out_v, const DenseTensor& out_w_grad,
+                   const DenseTensor& out_v_grad, DenseTensor* x_grad) {
+  using C = funcs::EigenComplex<T>;
+  T* g = ctx.template Alloc<T>(x_grad);
+  MatrixBatch vs(out_v.dims());
+  int64_t n = vs.rows;
+  if (n == 0) return;
+  std::vector<C> vh(n * n), vh_gv(n * n), vh_v(n * n), core(n * n);
+  auto multiply = [n](const C* a, const C* b, C* product) {
+    funcs::Gemm<C>(false, false, n, n, n, C(1), a, n, b, n, C(0), product, n);
+  };
+  for (int64_t b = 0; b < vs.count; ++b) {
+    const C* v = out_v.data<C>() + b * vs.size();
+    const C* gv = out_v_grad.data<C>() + b * vs.size();
+    const C* w = out_w.data<C>() + b * n;
+    const C* gw = out_w_grad.data<C>() + b * n;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) vh[i * n + j] = std::conj(v[j * n + i]);
+    }
+    multiply(vh.data(), gv, vh_gv.data());
+    multiply(vh.data(), v, vh_v.data());
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        core[i * n + j] = i == j ? gw[i]
+                                 : (vh_gv[i * n + j] - vh_v[i * n + j] * vh_gv[j * n + j].real()) /
+                                       std::conj(w[j] - w[i]);
+      }
+    }
+    // rhs = core V^H, then V^{-H} rhs in place.
+    C* rhs = vh_gv.data();
+    multiply(core.data(), vh.data(), rhs);
+    PD_CHECK(funcs::SolveAdjoint(n, v, rhs),
+             errors::InvalidArgument("eig_grad: the eigenvectors of matrix ", b,
+                                     " of 'x' are linearly dependent (x is not diagonalizable)"));
+    T* out = g + b * vs.size();
+    for (int64_t k = 0; k < n * n; ++k) {
+      if constexpr (kIsComplex<T>) {
+        out[k] = rhs[k];
+      } else {
+        out[k] = rhs[k].real();
+      }
+    }
+  }
 }
 
 template <typename T, typename Context>

@@ -8,6 +8,7 @@
 
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/batch_offsets.h"
 #include "paddle/kernels/funcs/blas.h"
 
 // CPU matmul with NumPy semantics: a 1-D x is a row vector and a 1-D y a column vector (the
@@ -38,31 +39,6 @@ MatrixStack StackOf(const DDim& dims, bool is_x) {
   s.rows = dims[rank - 2];
   s.cols = dims[rank - 1];
   return s;
-}
-
-// The element offset of each output batch in an operand whose batch dims (padded with leading
-// 1s to the output's batch rank) broadcast to `out_batch`.
-std::vector<int64_t> BatchOffsets(const std::vector<int64_t>& out_batch,
-                                  const std::vector<int64_t>& batch, int64_t matrix_size) {
-  int rank = static_cast<int>(out_batch.size());
-  std::vector<int64_t> strides(rank, 0);
-  int64_t stride = matrix_size;
-  for (int d = rank - 1; d >= 0; --d) {
-    strides[d] = batch[d] == 1 ? 0 : stride;
-    stride *= batch[d];
-  }
-  int64_t total = 1;
-  for (int64_t d : out_batch) total *= d;
-  std::vector<int64_t> offsets(total, 0);
-  for (int64_t b = 0; b < total; ++b) {
-    int64_t rest = b, offset = 0;
-    for (int d = rank - 1; d >= 0; --d) {
-      offset += (rest % out_batch[d]) * strides[d];
-      rest /= out_batch[d];
-    }
-    offsets[b] = offset;
-  }
-  return offsets;
 }
 
 }  // namespace
@@ -97,8 +73,10 @@ void MatmulKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& y
     funcs::Gemm<T>(false, ty, batches * m, n, k, T(1), a, xs.cols, b, ys.cols, T(0), o, n);
     return;
   }
-  std::vector<int64_t> x_offsets = BatchOffsets(out_batch, xs.batch, xs.rows * xs.cols);
-  std::vector<int64_t> y_offsets = BatchOffsets(out_batch, ys.batch, ys.rows * ys.cols);
+  std::vector<int64_t> x_offsets =
+      funcs::BatchBroadcastOffsets(out_batch, xs.batch, xs.rows * xs.cols);
+  std::vector<int64_t> y_offsets =
+      funcs::BatchBroadcastOffsets(out_batch, ys.batch, ys.rows * ys.cols);
   // Batches run one after another and each gemm threads inside BLAS. Calling OpenBLAS from an
   // OpenMP parallel region instead (a batch per thread) measured about 10x slower for 256
   // batches of 32x32 on the 2-core build machine, against 1.5 ms for this loop.

@@ -46,6 +46,24 @@ void sorgqr_(const int* m, const int* n, const int* k, float* a, const int* lda,
              float* work, const int* lwork, int* info);
 void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau,
              double* work, const int* lwork, int* info);
+void sgeev_(const char* jobvl, const char* jobvr, const int* n, float* a, const int* lda, float* wr,
+            float* wi, float* vl, const int* ldvl, float* vr, const int* ldvr, float* work,
+            const int* lwork, int* info, size_t jobvl_len, size_t jobvr_len);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda,
+            double* wr, double* wi, double* vl, const int* ldvl, double* vr, const int* ldvr,
+            double* work, const int* lwork, int* info, size_t jobvl_len, size_t jobvr_len);
+void cgeev_(const char* jobvl, const char* jobvr, const int* n, paddle::complex64* a,
+            const int* lda, paddle::complex64* w, paddle::complex64* vl, const int* ldvl,
+            paddle::complex64* vr, const int* ldvr, paddle::complex64* work, const int* lwork,
+            float* rwork, int* info, size_t jobvl_len, size_t jobvr_len);
+void zgeev_(const char* jobvl, const char* jobvr, const int* n, paddle::complex128* a,
+            const int* lda, paddle::complex128* w, paddle::complex128* vl, const int* ldvl,
+            paddle::complex128* vr, const int* ldvr, paddle::complex128* work, const int* lwork,
+            double* rwork, int* info, size_t jobvl_len, size_t jobvr_len);
+void cgesv_(const int* n, const int* nrhs, paddle::complex64* a, const int* lda, int* ipiv,
+            paddle::complex64* b, const int* ldb, int* info);
+void zgesv_(const int* n, const int* nrhs, paddle::complex128* a, const int* lda, int* ipiv,
+            paddle::complex128* b, const int* ldb, int* info);
 }
 
 namespace paddle::funcs {
@@ -66,6 +84,7 @@ struct Lapack<float> {
   static constexpr auto gesdd = sgesdd_;
   static constexpr auto geqrf = sgeqrf_;
   static constexpr auto orgqr = sorgqr_;
+  static constexpr auto geev = sgeev_;
   static void trsm(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k,
                    const float* a, float* b) {
     cblas_strsm(CblasRowMajor, CblasLeft, uplo, trans, diag, n, k, 1.0f, a, n, b, k);
@@ -82,10 +101,24 @@ struct Lapack<double> {
   static constexpr auto gesdd = dgesdd_;
   static constexpr auto geqrf = dgeqrf_;
   static constexpr auto orgqr = dorgqr_;
+  static constexpr auto geev = dgeev_;
   static void trsm(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k,
                    const double* a, double* b) {
     cblas_dtrsm(CblasRowMajor, CblasLeft, uplo, trans, diag, n, k, 1.0, a, n, b, k);
   }
+};
+
+// The complex LAPACK entry points of one precision.
+template <>
+struct Lapack<complex64> {
+  static constexpr auto geev = cgeev_;
+  static constexpr auto gesv = cgesv_;
+};
+
+template <>
+struct Lapack<complex128> {
+  static constexpr auto geev = zgeev_;
+  static constexpr auto gesv = zgesv_;
 };
 
 // LAPACK takes 32-bit sizes.
@@ -335,6 +368,78 @@ int LuFactorization(int64_t m, int64_t n, const T* a, T* lu, int* pivots) {
   Transpose(n, m, factored.data(), lu);
   return info;
 }
+
+template <typename T>
+bool GeneralEigen(int64_t n, const T* a, EigenComplex<T>* values, EigenComplex<T>* vectors) {
+  if (n == 0) return true;
+  using C = EigenComplex<T>;
+  // geev reads column-major: transpose a in (unlike the symmetric case, a^T has other vectors).
+  std::vector<T> work_a(n * n), right(vectors ? n * n : 1);
+  Transpose(n, n, a, work_a.data());
+  int nn = LapackInt(n), ldvr = vectors ? nn : 1, one = 1, info = 0, query = -1;
+  char jobvl = 'N', jobvr = vectors ? 'V' : 'N';
+  T size{}, unused_left{};
+  if constexpr (kIsComplex<T>) {
+    std::vector<RealType<T>> rwork(2 * n);
+    Lapack<T>::geev(&jobvl, &jobvr, &nn, work_a.data(), &nn, values, &unused_left, &one,
+                    right.data(), &ldvr, &size, &query, rwork.data(), &info, 1, 1);
+    int lwork = QueriedSize(size.real());
+    std::vector<T> work(lwork);
+    Lapack<T>::geev(&jobvl, &jobvr, &nn, work_a.data(), &nn, values, &unused_left, &one,
+                    right.data(), &ldvr, work.data(), &lwork, rwork.data(), &info, 1, 1);
+    if (info != 0) return false;
+    if (vectors) Transpose(n, n, right.data(), vectors);
+  } else {
+    std::vector<T> real_part(n), imag_part(n);
+    Lapack<T>::geev(&jobvl, &jobvr, &nn, work_a.data(), &nn, real_part.data(), imag_part.data(),
+                    &unused_left, &one, right.data(), &ldvr, &size, &query, &info, 1, 1);
+    int lwork = QueriedSize(size);
+    std::vector<T> work(lwork);
+    Lapack<T>::geev(&jobvl, &jobvr, &nn, work_a.data(), &nn, real_part.data(), imag_part.data(),
+                    &unused_left, &one, right.data(), &ldvr, work.data(), &lwork, &info, 1, 1);
+    if (info != 0) return false;
+    for (int64_t j = 0; j < n; ++j) values[j] = C(real_part[j], imag_part[j]);
+    if (!vectors) return true;
+    // A complex pair (imag_part[j] > 0) stores its vector's real part in column j and its
+    // imaginary part in column j + 1; the pair's second vector is the first's conjugate.
+    for (int64_t j = 0; j < n; ++j) {
+      const T* column = right.data() + j * n;
+      if (imag_part[j] > 0 && j + 1 < n) {
+        const T* imag_column = column + n;
+        for (int64_t i = 0; i < n; ++i) {
+          vectors[i * n + j] = C(column[i], imag_column[i]);
+          vectors[i * n + j + 1] = C(column[i], -imag_column[i]);
+        }
+        ++j;
+      } else {
+        for (int64_t i = 0; i < n; ++i) vectors[i * n + j] = C(column[i], 0);
+      }
+    }
+  }
+  return true;
+}
+
+template <typename C>
+bool SolveAdjoint(int64_t n, const C* v, C* b) {
+  if (n == 0) return true;
+  // Column-major copies: v^H's (i, j) is conj(v(j, i)), which is conj(v) read column-major.
+  std::vector<C> adjoint(n * n), rhs(n * n);
+  for (int64_t k = 0; k < n * n; ++k) adjoint[k] = std::conj(v[k]);
+  Transpose(n, n, b, rhs.data());
+  std::vector<int> pivots(n);
+  int nn = LapackInt(n), info = 0;
+  Lapack<C>::gesv(&nn, &nn, adjoint.data(), &nn, pivots.data(), rhs.data(), &nn, &info);
+  if (info != 0) return false;
+  Transpose(n, n, rhs.data(), b);
+  return true;
+}
+
+template bool GeneralEigen<float>(int64_t, const float*, complex64*, complex64*);
+template bool GeneralEigen<double>(int64_t, const double*, complex128*, complex128*);
+template bool GeneralEigen<complex64>(int64_t, const complex64*, complex64*, complex64*);
+template bool GeneralEigen<complex128>(int64_t, const complex128*, complex128*, complex128*);
+template bool SolveAdjoint<complex64>(int64_t, const complex64*, complex64*);
+template bool SolveAdjoint<complex128>(int64_t, const complex128*, complex128*);
 
 #define PD_INSTANTIATE_LAPACK(T)                                                                \
   template bool InvertMatrix<T>(int64_t, const T*, T*);                                         \

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "paddle/common/complex.h"
+
 namespace paddle::funcs {
 
 // out = a^{-1} for an n x n a; false when a is singular.
@@ -65,5 +67,21 @@ void QrDecomposition(int64_t m, int64_t n, const T* a, bool complete, T* q, T* r
 // a, still factored).
 template <typename T>
 int LuFactorization(int64_t m, int64_t n, const T* a, T* lu, int* pivots);
+
+// The complex type of T's eigenvalues: complex64 for float and complex64, complex128 for double
+// and complex128.
+template <typename T>
+using EigenComplex = std::complex<RealType<T>>;
+
+// LAPACK's geev on a general n x n a (real or complex): the eigenvalues in LAPACK's order and,
+// when `vectors` is not null, the right eigenvectors as its columns (each of unit 2-norm with
+// its largest component real, as LAPACK, NumPy and Paddle return them). false when the QR
+// iteration does not converge.
+template <typename T>
+bool GeneralEigen(int64_t n, const T* a, EigenComplex<T>* values, EigenComplex<T>* vectors);
+
+// b = (v^H)^{-1} b in place for an n x n complex v and an n x n b; false when v is singular.
+template <typename C>
+bool SolveAdjoint(int64_t n, const C* v, C* b);
 
 }  // namespace paddle::funcs

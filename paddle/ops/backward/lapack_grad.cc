@@ -16,6 +16,7 @@
 #include "paddle/ops/generated/api/cholesky_solve.h"
 #include "paddle/ops/generated/api/concat.h"
 #include "paddle/ops/generated/api/divide.h"
+#include "paddle/ops/generated/api/eig_grad.h"
 #include "paddle/ops/generated/api/eye.h"
 #include "paddle/ops/generated/api/full.h"
 #include "paddle/ops/generated/api/inverse.h"
@@ -283,6 +284,13 @@ void matrix_power_grad(const Tensor& x, const Tensor& out_grad, int32_t n, Tenso
   // For n < 0, base = x^{-1}: x_grad = -base^T base_grad base^T (inverse_grad).
   *x_grad =
       n < 0 ? Negative(matmul(matmul(base, base_grad, true, false), base, false, true)) : base_grad;
+}
+
+// The complex formula lives in the eig_grad kernel (complex matrix products and a solve with
+// V^H); missing cotangents arrive as zeros.
+void eig_grad(const Tensor& x, const Tensor& out_w, const Tensor& out_v, const Tensor& out_w_grad,
+              const Tensor& out_v_grad, Tensor* x_grad) {
+  if (x_grad) *x_grad = ops::eig_grad(x, out_w, out_v, out_w_grad, out_v_grad);
 }
 
 }  // namespace paddle::ops::grad

@@ -178,4 +178,63 @@ void LuUnpackInferMeta(const TensorMeta& x, const TensorMeta& pivots, bool unpac
   pmat->dtype = l->dtype = u->dtype = x.dtype;
 }
 
+namespace {
+
+// eig and eigvals take real and complex matrices: float32, float64, complex64, complex128, square,
+// rank >= 2.
+void CheckGeneralSquare(const TensorMeta& x) {
+  PD_CHECK(x.dtype == DataType::FLOAT32 || x.dtype == DataType::FLOAT64 ||
+               x.dtype == DataType::COMPLEX64 || x.dtype == DataType::COMPLEX128,
+           errors::InvalidType("argument 'x' must be a float32, float64, complex64 or complex128 ",
+                               "tensor, received ", DataTypeName(x.dtype)));
+  int rank = x.dims.size();
+  PD_CHECK(rank >= 2,
+           errors::InvalidArgument("argument 'x' must be a batch of matrices (rank >= 2), ",
+                                   "received shape ", x.dims.ToString()));
+  PD_CHECK(DimsAgree(x.dims[rank - 2], x.dims[rank - 1]),
+           errors::InvalidArgument("argument 'x' must be a batch of square matrices, ",
+                                   "received shape ", x.dims.ToString()));
+}
+
+DDim EigenvalueDims(const DDim& x) {
+  std::vector<int64_t> values = BatchDims(x).ToVector();
+  values.push_back(x[x.size() - 1]);
+  return DDim(values);
+}
+
+DataType EigenComplexType(DataType x) { return IsComplex(x) ? x : ToComplexType(x); }
+
+}  // namespace
+
+void EigInferMeta(const TensorMeta& x, TensorMeta* out_w, TensorMeta* out_v) {
+  CheckGeneralSquare(x);
+  out_w->dims = EigenvalueDims(x.dims);
+  out_v->dims = x.dims;
+  out_w->dtype = out_v->dtype = EigenComplexType(x.dtype);
+}
+
+void EigvalsInferMeta(const TensorMeta& x, TensorMeta* out) {
+  CheckGeneralSquare(x);
+  out->dims = EigenvalueDims(x.dims);
+  out->dtype = EigenComplexType(x.dtype);
+}
+
+void EigGradInferMeta(const TensorMeta& x, const TensorMeta& out_w, const TensorMeta& out_v,
+                      const TensorMeta& out_w_grad, const TensorMeta& out_v_grad,
+                      TensorMeta* x_grad) {
+  TensorMeta w, v;
+  EigInferMeta(x, &w, &v);
+  auto check = [](const char* name, const TensorMeta& meta, const TensorMeta& want) {
+    PD_CHECK(meta.dtype == want.dtype && ShapesAgree(meta.dims, want.dims),
+             errors::InvalidArgument("argument '", name, "' must be ", DataTypeName(want.dtype),
+                                     " of shape ", want.dims.ToString(), ", received ",
+                                     DataTypeName(meta.dtype), " of shape ", meta.dims.ToString()));
+  };
+  check("out_w", out_w, w);
+  check("out_v", out_v, v);
+  check("out_w_grad", out_w_grad, w);
+  check("out_v_grad", out_v_grad, v);
+  *x_grad = x;
+}
+
 }  // namespace paddle

@@ -46,4 +46,16 @@ void LuInferMeta(const TensorMeta& x, bool pivot, TensorMeta* out, TensorMeta* p
 void LuUnpackInferMeta(const TensorMeta& x, const TensorMeta& pivots, bool unpack_ludata,
                        bool unpack_pivots, TensorMeta* pmat, TensorMeta* l, TensorMeta* u);
 
+// eig: x [*, n, n] float32, float64, complex64 or complex128; the eigenvalues out_w [*, n] and
+// eigenvectors out_v [*, n, n] are complex (complex64 for float32 and complex64 x).
+void EigInferMeta(const TensorMeta& x, TensorMeta* out_w, TensorMeta* out_v);
+
+// eigvals: out [*, n], complex, for x as eig's.
+void EigvalsInferMeta(const TensorMeta& x, TensorMeta* out);
+
+// eig_grad: x_grad has x's dims and dtype; out_w_grad and out_v_grad are out_w's and out_v's.
+void EigGradInferMeta(const TensorMeta& x, const TensorMeta& out_w, const TensorMeta& out_v,
+                      const TensorMeta& out_w_grad, const TensorMeta& out_v_grad,
+                      TensorMeta* x_grad);
+
 }  // namespace paddle

@@ -126,6 +126,20 @@ def eigvalsh(x, UPLO="L", name=None):
     return values
 
 
+def eig(x, name=None):
+    """(eigenvalues, eigenvectors) of each square matrix of x (LAPACK's geev): complex64 for
+    float32 and complex64 x, complex128 otherwise; the eigenvectors are unit-norm columns."""
+    check_tensor(x, "eig")
+    values, vectors = _C_ops.eig(x)
+    return values, vectors
+
+
+def eigvals(x, name=None):
+    """The eigenvalues (complex, LAPACK's order) of each square matrix of x; no gradient, as in
+    Paddle."""
+    return _C_ops.eigvals(check_tensor(x, "eigvals"))
+
+
 def svd(x, full_matrices=False, name=None):
     """(u, s, vh) with x = u @ diag(s) @ vh, s descending; vh is V's transpose, as in Paddle."""
     check_tensor(x, "svd")

@@ -225,6 +225,9 @@ for _name in ("add", "subtract", "multiply", "divide"):
     _METHODS[_name + "_"] = _inplace(_name)
 _METHODS["exponential_"] = random.exponential_
 _METHODS["multinomial"] = random.multinomial
+# Paddle has x.eig() and x.eigvals() but no paddle.eig: they are only in paddle.linalg.
+_METHODS["eig"] = linalg.eig
+_METHODS["eigvals"] = linalg.eigvals
 # The methods generated from the op declarations (x.exp(), x.exp_(), x.reshape(...), ...).
 _METHODS.update(generated_api.TENSOR_METHODS)
 
