@@ -56,6 +56,10 @@ std::shared_ptr<StepMatmul> StepPrimitive(int64_t m, int64_t k, int64_t n, bool 
 template <typename T>
 struct RnnStepGemm<T>::Packed {
   memory weights;
+  int64_t rows;
+  // The primitives for `rows` rows, writing and accumulating: looking them up by name in the
+  // cache on every step cost about as much as a step's gate math.
+  std::shared_ptr<StepMatmul> write, accumulate;
 };
 
 template <typename T>
@@ -68,8 +72,9 @@ RnnStepGemm<T>::RnnStepGemm(const T* w, int64_t k, int64_t n, bool transposed, i
     memory::desc user({k, n}, memory::data_type::f32,
                       transposed ? memory::format_tag::ba : memory::format_tag::ab);
     memory source(user, onednn::CpuEngine(), const_cast<float*>(w));
-    packed_ =
-        std::make_unique<Packed>(Packed{memory(step->desc.weights_desc(), onednn::CpuEngine())});
+    packed_ = std::make_unique<Packed>(
+        Packed{memory(step->desc.weights_desc(), onednn::CpuEngine()), rows_hint,
+               StepPrimitive(rows_hint, k, n, bias != nullptr, false), step});
     dnnl::reorder(source, packed_->weights)
         .execute(onednn::ThreadStream(), source, packed_->weights);
     onednn::ThreadStream().wait();
@@ -84,7 +89,9 @@ void RnnStepGemm<T>::operator()(int64_t m, const T* a, T* c, bool accumulate) co
   if (m == 0) return;
   if constexpr (std::is_same_v<T, float>) {
     if (packed_) {
-      auto step = StepPrimitive(m, k_, n_, bias_ != nullptr, accumulate);
+      auto step = m != packed_->rows ? StepPrimitive(m, k_, n_, bias_ != nullptr, accumulate)
+                  : accumulate       ? packed_->accumulate
+                                     : packed_->write;
       // Another row count may want another layout; OpenBLAS then takes that call.
       if (step->desc.weights_desc() == packed_->weights.get_desc()) {
         memory src(Dense(m, k_), onednn::CpuEngine(), const_cast<float*>(a));
