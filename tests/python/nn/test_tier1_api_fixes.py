@@ -64,6 +64,11 @@ def test_label_smooth():
         F.label_smooth(paddle.to_tensor(label), epsilon=1.5)
     with pytest.raises(TypeError, match="label_smooth.*label"):
         F.label_smooth(paddle.to_tensor([[0, 1]]))
+    # No classes: an empty result (the fuzzer found a division by the class count of 0).
+    for shape in ([0], [3, 0]):
+        assert F.label_smooth(paddle.zeros(shape)).shape == shape
+    with pytest.raises(ValueError, match="label_smooth.*last dim.*shape \\[\\]"):
+        F.label_smooth(paddle.to_tensor(1.0))
 
 
 def test_softmax_with_cross_entropy_keeps_the_class_axis():

@@ -599,7 +599,13 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         raise TypeError(f"label_smooth(): 'label' must be a floating-point tensor, but it is "
                         f"{label.dtype.name}")
     if prior_dist is None:
-        return _C_ops.scale(label, 1.0 - epsilon, epsilon / label.shape[-1], True)
+        classes = label.shape[-1] if len(label.shape) else None
+        if classes is None or classes < 0:
+            raise ValueError("label_smooth(): the last dim of 'label' (the classes) must be "
+                             f"known, but label has shape {list(label.shape)}")
+        # No classes means no elements: the uniform prior adds nothing to an empty tensor.
+        prior = epsilon / classes if classes else 0.0
+        return _C_ops.scale(label, 1.0 - epsilon, prior, True)
     check_tensor(prior_dist, "label_smooth", "prior_dist")
     return _C_ops.add(_C_ops.scale(label, 1.0 - epsilon, 0.0, True),
                       _C_ops.scale(_C_ops.cast(prior_dist, label.dtype), epsilon, 0.0, True))
