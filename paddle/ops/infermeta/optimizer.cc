@@ -70,6 +70,16 @@ void CheckMasterParam(const TensorMeta& param, const TensorMeta* master_param,
   *master_param_out = *master_param;
 }
 
+// The optional flag that makes Adam-family updates leave everything unchanged.
+void CheckSkipUpdate(const TensorMeta* skip_update) {
+  if (skip_update == nullptr) return;
+  PD_CHECK(MayHoldOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
+           errors::InvalidArgument("argument 'skip_update' must be a bool tensor of one "
+                                   "element, received ",
+                                   DataTypeName(skip_update->dtype), " of shape ",
+                                   skip_update->dims.ToString()));
+}
+
 // Several states updated together: each one as CheckState, and all of one dtype (the kernel
 // reads them as one type).
 void CheckStates(const TensorMeta& param, std::initializer_list<const TensorMeta*> states,
@@ -169,13 +179,7 @@ void AdamInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tensor
   CheckScalarTensor(beta1_pow, "beta1_pow");
   CheckScalarTensor(beta2_pow, "beta2_pow");
   CheckMasterParam(param, master_param, master_param_out);
-  if (skip_update != nullptr) {
-    PD_CHECK(MayHoldOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
-             errors::InvalidArgument("argument 'skip_update' must be a bool tensor of one "
-                                     "element, received ",
-                                     DataTypeName(skip_update->dtype), " of shape ",
-                                     skip_update->dims.ToString()));
-  }
+  CheckSkipUpdate(skip_update);
   *param_out = param;
   *moment1_out = moment1;
   *moment2_out = moment2;
@@ -251,13 +255,7 @@ void LambInferMeta(const TensorMeta& param, const TensorMeta& grad, const Tensor
   CheckScalarTensor(beta1_pow, "beta1_pow");
   CheckScalarTensor(beta2_pow, "beta2_pow");
   CheckMasterParam(param, master_param, master_param_out);
-  if (skip_update != nullptr) {
-    PD_CHECK(MayHoldOneElement(skip_update->dims) && skip_update->dtype == DataType::BOOL,
-             errors::InvalidArgument("argument 'skip_update' must be a bool tensor of one "
-                                     "element, received ",
-                                     DataTypeName(skip_update->dtype), " of shape ",
-                                     skip_update->dims.ToString()));
-  }
+  CheckSkipUpdate(skip_update);
   *param_out = param;
   *moment1_out = moment1;
   *moment2_out = moment2;
