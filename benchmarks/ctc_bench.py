@@ -10,11 +10,11 @@ Times are the best of several runs, in milliseconds, with OMP_NUM_THREADS thread
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
 import numpy as np
+
+from bench_common import best_ms, print_side_by_side, reference_pythons, run_script, write_json
 
 # (frames, batch, classes with the blank, label length)
 SHAPES = [(150, 16, 40, 30), (100, 8, 1000, 20)]
@@ -51,30 +51,9 @@ def step_function(framework, logits, labels, lengths, label_lengths):
     return step
 
 
-def best_ms(fn, repeats=10):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
-
-
 def run_here(framework):
     return {"x".join(map(str, shape)): best_ms(step_function(framework, *inputs(*shape)))
             for shape in SHAPES}
-
-
-def run_in(python, framework):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    if framework != "this":
-        env.pop("PYTHONPATH", None)
-    result = subprocess.run([python, os.path.abspath(__file__), "--framework", framework],
-                            capture_output=True, text=True, env=env, cwd="/", timeout=600)
-    if result.returncode != 0:
-        raise RuntimeError(f"{framework}: {result.stderr[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -85,20 +64,13 @@ def main():
     if args.framework:
         print(json.dumps(run_here(args.framework)))
         return
-    results = {"this": run_in(sys.executable, "this")}
-    if os.environ.get("PADDLE_REFERENCE_PYTHON"):
-        results["paddle"] = run_in(os.environ["PADDLE_REFERENCE_PYTHON"], "paddle")
-    torch_python = os.environ.get("TORCH_PYTHON")
-    if torch_python:
-        results["torch"] = run_in(torch_python, "torch")
-    names = list(results)
-    print("ctc_loss forward + backward, ms (T x B x C x L)".ljust(48) + "".join(
-        n.rjust(10) for n in names))
-    for shape in results["this"]:
-        print(shape.ljust(48) + "".join(f"{results[n][shape]:10.2f}" for n in names))
+    pythons = {"this": sys.executable, **reference_pythons(torch=True)}
+    results = {framework: run_script(python, __file__, "--framework", framework)
+               for framework, python in pythons.items()}
+    print_side_by_side("ctc_loss forward + backward, ms (T x B x C x L)", results,
+                       results["this"], 48)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(results, f, indent=1)
+        write_json(args.out, results)
 
 
 if __name__ == "__main__":

@@ -15,13 +15,11 @@ the installed package); the time covers the whole epoch, worker start-up include
 --repeats epochs is reported.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
-import time
+
+from bench_common import best_ms, print_side_by_side, reference_pythons, run_script, write_results
 
 LOADERS = [("main process", 0, True), ("2 workers, shared memory", 2, True),
            ("2 workers, pickled", 2, False)]
@@ -29,6 +27,14 @@ DATASETS = ["compute", "copy"]
 CONFIGS = [f"{dataset}: {loader[0]}" for dataset in DATASETS for loader in LOADERS]
 FASHION_MNIST = "/usr/share/datasets/fashion-mnist"
 FASHION_CONFIGS = [("fashion-mnist: main process", 0), ("fashion-mnist: 2 workers", 2)]
+
+
+def epoch(loader, batches):
+    """A function that iterates the loader once, checking that it yields `batches` batches."""
+    def run():
+        count = sum(1 for _ in loader)
+        assert count == batches
+    return run
 
 
 def measure_fashion_mnist(batches, repeats):
@@ -43,14 +49,8 @@ def measure_fashion_mnist(batches, repeats):
     subset = paddle.io.Subset(dataset, list(range(batches * 64)))
     results = {}
     for name, workers in FASHION_CONFIGS:
-        best = float("inf")
-        for _ in range(repeats):
-            loader = paddle.io.DataLoader(subset, batch_size=64, shuffle=True, num_workers=workers)
-            start = time.perf_counter()
-            count = sum(1 for _ in loader)
-            best = min(best, time.perf_counter() - start)
-            assert count == batches
-        results[name] = batches * 64 / best
+        loader = paddle.io.DataLoader(subset, batch_size=64, shuffle=True, num_workers=workers)
+        results[name] = batches * 64 / (best_ms(epoch(loader, batches), repeats, warmup=False) / 1e3)
     return results
 
 
@@ -79,25 +79,11 @@ def measure(batches, repeats):
         results.update(measure_fashion_mnist(batches * 5, repeats))
     for dataset in DATASETS:
         for name, workers, shared in LOADERS:
-            best = float("inf")
-            for _ in range(repeats):
-                loader = paddle.io.DataLoader(Images(dataset), batch_size=32, num_workers=workers,
-                                              use_shared_memory=shared)
-                start = time.perf_counter()
-                count = sum(1 for _ in loader)
-                best = min(best, time.perf_counter() - start)
-                assert count == batches
-            results[f"{dataset}: {name}"] = batches / best
+            loader = paddle.io.DataLoader(Images(dataset), batch_size=32, num_workers=workers,
+                                          use_shared_memory=shared)
+            seconds = best_ms(epoch(loader, batches), repeats, warmup=False) / 1e3
+            results[f"{dataset}: {name}"] = batches / seconds
     return results
-
-
-def run(python, batches, repeats):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    env.pop("PYTHONPATH", None)
-    out = subprocess.run([python, os.path.abspath(__file__), "--child", "--batches", str(batches),
-                          "--repeats", str(repeats)], check=True, capture_output=True, text=True,
-                         env=env, cwd="/")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -110,24 +96,16 @@ def main():
     if args.child:
         print(json.dumps(measure(args.batches, args.repeats)))
         return
-    frameworks = {"ours": run(sys.executable, args.batches, args.repeats)}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
-    if reference:
-        frameworks["paddle"] = run(reference, args.batches, args.repeats)
-    print(f"{'images/s (Fashion-MNIST, batch 64)':44}" +
-          "".join(f"{name:>10}" for name in frameworks))
-    for name, _ in FASHION_CONFIGS:
-        print(f"{name:44}" + "".join(f"{r.get(name, float('nan')):10.0f}"
-                                     for r in frameworks.values()))
-    print(f"{'batches/s (batch 32 of 3x128x128 float32)':44}" +
-          "".join(f"{name:>10}" for name in frameworks))
-    for name in CONFIGS:
-        print(f"{name:44}" + "".join(f"{r[name]:10.1f}" for r in frameworks.values()))
+    pythons = {"ours": sys.executable, **reference_pythons()}
+    frameworks = {name: run_script(python, __file__, "--child", "--batches", args.batches,
+                                   "--repeats", args.repeats)
+                  for name, python in pythons.items()}
+    print_side_by_side("images/s (Fashion-MNIST, batch 64)", frameworks,
+                       [name for name, _ in FASHION_CONFIGS], 44, decimals=0)
+    print_side_by_side("batches/s (batch 32 of 3x128x128 float32)", frameworks, CONFIGS, 44,
+                       decimals=1)
     if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            json.dump({"date": datetime.datetime.now().isoformat(), "machine": platform.node(),
-                       "batches": args.batches, "results": frameworks}, f, indent=1)
+        write_results(args.out, frameworks, batches=args.batches)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,11 @@ Times are the best of several runs, in milliseconds, with OMP_NUM_THREADS thread
 """
 import argparse
 import json
-import os
-import subprocess
 import sys
-import time
 
 import numpy as np
+
+from bench_common import best_ms, print_side_by_side, reference_pythons, run_script, write_json
 
 # (batch, steps, tags, include_bos_eos_tag)
 SHAPES = [(64, 50, 20, True), (8, 200, 60, False)]
@@ -32,30 +31,9 @@ def step_function(batch, steps, tags, include_bos_eos_tag):
     return step
 
 
-def best_ms(fn, repeats=10):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
-
-
 def run_here():
     return {"x".join(map(str, shape[:3])) + ("" if shape[3] else " no bos/eos"):
             best_ms(step_function(*shape)) for shape in SHAPES}
-
-
-def run_in(python, framework):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    if framework != "this":
-        env.pop("PYTHONPATH", None)
-    result = subprocess.run([python, os.path.abspath(__file__), "--here"], capture_output=True,
-                            text=True, env=env, cwd="/", timeout=600)
-    if result.returncode != 0:
-        raise RuntimeError(f"{framework}: {result.stderr[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -66,16 +44,12 @@ def main():
     if args.here:
         print(json.dumps(run_here()))
         return
-    results = {"this": run_in(sys.executable, "this")}
-    if os.environ.get("PADDLE_REFERENCE_PYTHON"):
-        results["paddle"] = run_in(os.environ["PADDLE_REFERENCE_PYTHON"], "paddle")
-    names = list(results)
-    print("viterbi_decode, ms (B x T x N)".ljust(40) + "".join(n.rjust(10) for n in names))
-    for shape in results["this"]:
-        print(shape.ljust(40) + "".join(f"{results[n][shape]:10.2f}" for n in names))
+    pythons = {"this": sys.executable, **reference_pythons()}
+    results = {framework: run_script(python, __file__, "--here")
+               for framework, python in pythons.items()}
+    print_side_by_side("viterbi_decode, ms (B x T x N)", results, results["this"], 40)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(results, f, indent=1)
+        write_json(args.out, results)
 
 
 if __name__ == "__main__":

@@ -12,32 +12,19 @@ runs in its own process (PaddlePaddle is imported as `paddle` too), with OMP_NUM
 (default 2).
 """
 import argparse
-import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
-import time
 
 import numpy as np
+
+from bench_common import (best_wall_and_cpu_ms, compared_frameworks, module_version, print_table,
+                          report_versions, run_script, wall_and_cpu_rows, write_results)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 POINTS = 1 << 20
 SAMPLE_RATE, SECONDS = 16000, 60
 N_FFT, HOP, WIN = 512, 160, 400
-
-
-def best_ms(fn, repeats):
-    """(best wall-clock ms, best CPU ms) of `repeats` calls."""
-    fn()
-    wall = cpu = float("inf")
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        fn()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return wall * 1e3, cpu * 1e3
 
 
 def inputs():
@@ -86,20 +73,9 @@ def numpy_cases():
 
 def measure(framework, repeats):
     cases = paddle_cases() if framework == "paddle" else numpy_cases()
-    results = {name: best_ms(fn, repeats) for name, fn in cases.items()}
-    module = __import__(framework)
-    results["version"] = f"{module.__version__} ({os.path.dirname(module.__file__)})"
+    results = {name: best_wall_and_cpu_ms(fn, repeats) for name, fn in cases.items()}
+    results["version"] = module_version(framework)
     return results
-
-
-def run(python, framework, repeats, keep_pythonpath=True):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    if not keep_pythonpath:  # the reference interpreter imports its own paddle
-        env.pop("PYTHONPATH", None)
-    out = subprocess.run([python, os.path.abspath(__file__), "--framework", framework,
-                          "--repeats", str(repeats)],
-                         check=True, capture_output=True, text=True, env=env, cwd="/")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -111,34 +87,16 @@ def main():
     if args.framework:  # one framework, in this process: print its JSON
         print(json.dumps(measure(args.framework, args.repeats)))
         return
-    results = {"ours": run(sys.executable, "paddle", args.repeats)}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
-    if reference:
-        results["paddlepaddle"] = run(reference, "paddle", args.repeats, keep_pythonpath=False)
-    results["numpy"] = run(sys.executable, "numpy", args.repeats)
-    versions = {k: v.pop("version") for k, v in results.items()}
-    print("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    runs = compared_frameworks()
+    runs["numpy"] = (sys.executable, "numpy")
+    results = {name: run_script(python, __file__, "--framework", framework,
+                                "--repeats", args.repeats)
+               for name, (python, framework) in runs.items()}
+    versions = report_versions(results)
     print(f"stft: n_fft {N_FFT}, hop {HOP}, win {WIN} (Hann), {SECONDS} s at {SAMPLE_RATE} Hz; "
           f"best of {args.repeats}, ms (ratio: their time / ours, > 1 means we are faster)")
-    others = [k for k in results if k != "ours"]
-    header = ["workload", "ours"] + others
-    rows = []
-    for name, (ours, ours_cpu) in results["ours"].items():
-        for clock, index, mine in (("wall", 0, ours), ("cpu", 1, ours_cpu)):
-            row = [f"{name} ({clock})", f"{mine:.2f}"]
-            for o in others:
-                theirs = results[o].get(name)
-                row.append(f"{theirs[index]:.2f} ({theirs[index] / mine:.2f}x)" if theirs else "-")
-            rows.append(row)
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    for r in [header] + rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"),
-                   "machine": platform.processor() or platform.machine(),
-                   "cpus": os.cpu_count(), "versions": versions, "results": results}, f, indent=1)
-    print(f"wrote {args.out}")
+    print_table(["workload"] + list(results), wall_and_cpu_rows(results))
+    write_results(args.out, results, versions=versions)
 
 
 if __name__ == "__main__":

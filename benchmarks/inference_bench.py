@@ -11,14 +11,14 @@ The model files are written once by this framework (paddle.static.save_inference
 temporary folder, so every predictor serves the same .pdmodel/.pdiparams pair.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
+
+from bench_common import best_ms, reference_pythons, run_script, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # 4.1 GFLOP (multiply-adds of ResNet-50 at 224x224) at the 2-core fp32 peak of build-probe.md.
@@ -53,8 +53,8 @@ def resident_mb():
 
 
 def predictor_times(prefix, runs, ir_optim):
-    """(creation seconds, best run seconds, RSS MB after creation, RSS MB after the runs, output)
-    of one predictor."""
+    """(creation seconds, best run ms, RSS MB after creation, RSS MB after the runs, output) of
+    one predictor."""
     import numpy as np
     import paddle.inference as inference
     x = np.load(prefix + ".input.npy")
@@ -75,52 +75,37 @@ def predictor_times(prefix, runs, ir_optim):
         predictor.run()
         return output.copy_to_cpu()
 
-    result = run()
-    best = float("inf")
-    for _ in range(runs):
-        t = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - t)
-    return created, best, rss, resident_mb(), result
+    result = run()  # the warm-up run, whose output is compared
+    return created, best_ms(run, runs, warmup=False), rss, resident_mb(), result
 
 
-def torch_time(runs):
+def torch_ms(runs):
     import torch
     import vision_models
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
     model = vision_models.resnet(vision_models.TorchLayers(), 50).eval()
     x = torch.rand(1, 3, 224, 224)
     with torch.no_grad():
-        model(x)
-        best = float("inf")
-        for _ in range(runs):
-            t = time.perf_counter()
-            model(x)
-            best = min(best, time.perf_counter() - t)
-    return best
+        return best_ms(lambda: model(x), runs)
 
 
 def worker(args):
     """Runs one measurement in this process and prints it as JSON."""
     if args.worker == "torch":
-        print(json.dumps({"run_ms": torch_time(args.runs) * 1e3}))
+        print(json.dumps({"run_ms": torch_ms(args.runs)}))
         return
     created, best, rss, rss_run, result = predictor_times(args.prefix, args.runs,
                                                           args.worker == "ir_on")
     import numpy as np
     np.save(args.prefix + f".{args.tag}.out.npy", result)
-    print(json.dumps({"create_s": created, "run_ms": best * 1e3, "rss_mb": rss,
+    print(json.dumps({"create_s": created, "run_ms": best, "rss_mb": rss,
                       "rss_after_runs_mb": rss_run}))
 
 
-def measure(python, worker_name, prefix, runs, tag, keep_pythonpath=True):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    env["PYTHONPATH"] = HERE + (os.pathsep + env["PYTHONPATH"] if keep_pythonpath and
-                                env.get("PYTHONPATH") else "")
-    cmd = [python, os.path.abspath(__file__), "--worker", worker_name, "--prefix", prefix,
-           "--runs", str(runs), "--tag", tag]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env, cwd="/")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+def measure(python, worker_name, prefix, runs, tag):
+    """The JSON of this script's --worker `worker_name` run under `python`."""
+    return run_script(python, __file__, "--worker", worker_name, "--prefix", prefix,
+                      "--runs", runs, "--tag", tag)
 
 
 def main():
@@ -143,14 +128,13 @@ def main():
                    check=True, cwd="/")
     results = {"ours, IR optim on": measure(sys.executable, "ir_on", prefix, args.runs, "on"),
                "ours, IR optim off": measure(sys.executable, "ir_off", prefix, args.runs, "off")}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
-    if reference:
+    references = reference_pythons(torch=True)
+    if "paddle" in references:
         results["PaddlePaddle predictor, IR optim on"] = measure(
-            reference, "ir_on", prefix, args.runs, "paddle", keep_pythonpath=False)
-    torch_python = os.environ.get("TORCH_PYTHON")
-    if torch_python:
-        results["PyTorch eager, no_grad"] = measure(torch_python, "torch", prefix, args.runs, "t",
-                                                    keep_pythonpath=False)
+            references["paddle"], "ir_on", prefix, args.runs, "paddle")
+    if "torch" in references:
+        results["PyTorch eager, no_grad"] = measure(references["torch"], "torch", prefix,
+                                                    args.runs, "t")
     reference_out = np.load(prefix + ".off.out.npy")
     compared = (("on", "ours, IR optim on"), ("paddle", "PaddlePaddle predictor, IR optim on"))
     for tag, name in compared:
@@ -173,12 +157,7 @@ def main():
                 else "-")
         print(f"{name:40} {r['run_ms']:8.1f} {create:>9} {rss:>8} {rss_run:>9} {peak:8.0%} "
               f"{diff:>10}")
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"),
-                   "machine": platform.processor() or platform.machine(), "results": results},
-                  f, indent=1)
-    print(f"wrote {args.out}")
+    write_results(args.out, results)
 
 
 if __name__ == "__main__":

@@ -10,21 +10,11 @@ JSON; times are the best of several runs, in milliseconds, with OMP_NUM_THREADS 
 import argparse
 import json
 import os
-import subprocess
 import sys
-import time
 
 import numpy as np
 
-
-def best_ms(fn, repeats=10):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
+from bench_common import best_ms, print_side_by_side, reference_pythons, run_script, write_json
 
 
 def measure():
@@ -76,19 +66,12 @@ def main():
         print(json.dumps(ours))
         return
     results = {"ours": ours}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
+    reference = reference_pythons().get("paddle")
     if reference:
-        env = dict(os.environ, GLOG_minloglevel="2")
-        env.pop("PYTHONPATH", None)
-        out = subprocess.run([reference, os.path.abspath(__file__), "--json-only"], env=env,
-                             cwd="/", capture_output=True, text=True, check=True).stdout
-        results["paddlepaddle"] = json.loads(out.strip().splitlines()[-1])
-    print(f"{'workload (ms, fwd + bwd)':40s}" + "".join(f"{k:>14s}" for k in results))
-    for name in ours:
-        print(f"{name:40s}" + "".join(f"{r[name]:14.2f}" for r in results.values()))
+        results["paddlepaddle"] = run_script(reference, __file__, "--json-only")
+    print_side_by_side("workload (ms, fwd + bwd)", results, ours, 40, 14)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(results, f, indent=1)
+        write_json(args.out, results)
     print(json.dumps(results))
 
 

@@ -9,12 +9,11 @@ because libgomp reads GOMP_SPINCOUNT and OMP_WAIT_POLICY once, when it is loaded
 `import paddle` picks when the user sets neither. Prints a table and writes JSON.
 """
 import argparse
-import datetime
-import json
 import os
-import platform
 import subprocess
 import sys
+
+from bench_common import write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -88,11 +87,7 @@ def main():
     print(f"{'setting':<32} {'idle':>10} {f'beside {args.busy} busy':>18}")
     for name, row in results.items():
         print(f"{name:<32} {row['idle_ms']:>7.2f} ms {row['busy_ms']:>15.2f} ms")
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump({"date": datetime.date.today().isoformat(), "machine": platform.processor()
-                   or platform.machine(), "busy_processes": args.busy, "results": results}, f,
-                  indent=2)
+    write_results(args.out, results, busy_processes=args.busy)
 
 
 if __name__ == "__main__":

@@ -9,25 +9,13 @@ workspace, which the op does not keep); float64 runs the framework's own loops. 
 best of several runs, in milliseconds, with OMP_NUM_THREADS threads (default 2).
 """
 import argparse
-import datetime
-import json
 import os
-import platform
-import time
 
 import numpy as np
 
+from bench_common import best_ms, print_table, write_results
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def best_ms(fn, repeats):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
 
 
 def numpy_windows(x, k, s, p):
@@ -134,20 +122,11 @@ def main():
                      f"{entry.get('numpy_forward_backward_ms', float('nan')):.2f}", speedup])
     header = ["workload", "fwd ms", "fwd+bwd ms", "numpy fwd ms", "numpy fwd+bwd ms",
               "fwd+bwd vs numpy"]
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     print(f"batch {args.batch}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'default')}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    for r in rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
-
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    record = {"date": datetime.datetime.now().isoformat(timespec="seconds"),
-              "machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-              "batch": args.batch, "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
-              "load_average": os.getloadavg(), "results": results}
-    with open(args.out, "w") as f:
-        json.dump(record, f, indent=1)
-    print(f"\nwrote {args.out}")
+    print_table(header, rows)
+    write_results(args.out, results, batch=args.batch,
+                  omp_num_threads=os.environ.get("OMP_NUM_THREADS"),
+                  load_average=os.getloadavg())
 
 
 if __name__ == "__main__":

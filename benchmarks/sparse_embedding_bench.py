@@ -9,15 +9,13 @@ the backward allocates (the allocator's statistics). Then a table and JSON.
 Times are the best of several steps, in milliseconds, with OMP_NUM_THREADS threads.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
-import time
 
 import numpy as np
+
+from bench_common import best_ms, print_table, reference_pythons, run_script, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPTIMIZERS = {
@@ -44,13 +42,7 @@ def measure(rows, dim, batch, repeats):
                 emb(ids).sum().backward()
                 opt.step()
                 opt.clear_grad()
-            step()
-            best = float("inf")
-            for _ in range(repeats):
-                start = time.perf_counter()
-                step()
-                best = min(best, time.perf_counter() - start)
-            entry = {"step_ms": best * 1e3}
+            entry = {"step_ms": best_ms(step, repeats)}
             out = emb(ids)
             if stats is not None:
                 place = paddle.base.libpaddle.CPUPlace()
@@ -81,13 +73,11 @@ def main():
         return
 
     frameworks = {"ours": measure(args.rows, args.dim, args.batch, args.repeats)}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
+    reference = reference_pythons().get("paddle")
     if reference:
-        out = subprocess.run([reference, os.path.abspath(__file__), "--json-only",
-                              "--rows", str(args.rows), "--dim", str(args.dim), "--batch",
-                              str(args.batch), "--repeats", str(args.repeats)],
-                             capture_output=True, text=True, check=True, cwd="/tmp")
-        frameworks["paddle"] = json.loads(out.stdout.strip().splitlines()[-1])
+        frameworks["paddle"] = run_script(reference, __file__, "--json-only", "--rows", args.rows,
+                                          "--dim", args.dim, "--batch", args.batch,
+                                          "--repeats", args.repeats)
 
     header = ["workload"] + [f"{f} step ms" for f in frameworks] + ["grad MB", "bwd peak MB"]
     rows = []
@@ -96,23 +86,12 @@ def main():
         rows.append([name] + [f"{frameworks[f][name]['step_ms']:.2f}" for f in frameworks] +
                     [f"{entry['grad_bytes'] / 2**20:.2f}",
                      "-" if peak is None else f"{peak / 2**20:.2f}"])
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     print(f"table {args.rows} x {args.dim} float32, {args.batch} ids, "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'default')}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    for r in rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
-
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    record = {"date": datetime.datetime.now().isoformat(timespec="seconds"),
-              "machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-              "rows": args.rows, "dim": args.dim, "batch": args.batch,
-              "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
-              "load_average": os.getloadavg(), "python": sys.version.split()[0],
-              "results": frameworks}
-    with open(args.out, "w") as f:
-        json.dump(record, f, indent=1)
-    print(f"\nwrote {args.out}")
+    print_table(header, rows)
+    write_results(args.out, frameworks, rows=args.rows, dim=args.dim, batch=args.batch,
+                  omp_num_threads=os.environ.get("OMP_NUM_THREADS"),
+                  load_average=os.getloadavg(), python=sys.version.split()[0])
 
 
 if __name__ == "__main__":

@@ -6,72 +6,58 @@ paddle.vision.models.LeNet) and ResNet-18/50 (v1.5: the stride on the 3x3 convol
 each) of one forward pass; a training step is counted as three passes."""
 
 
-class PaddleLayers:
+class _Layers:
+    """The layer vocabulary over a framework's `nn` module. Paddle and PyTorch name these layers
+    alike but for the "2D"/"2d" suffix and the argument that drops a convolution's bias, which
+    the subclasses give."""
+
+    def __init__(self, nn, module, suffix, no_bias):
+        self.nn = nn
+        self.Module = module
+        self._suffix = suffix
+        self._no_bias = no_bias
+
+    def _2d(self, name):
+        return getattr(self.nn, name + self._suffix)
+
+    def conv(self, cin, cout, k, stride=1, padding=0):
+        return self._2d("Conv")(cin, cout, k, stride=stride, padding=padding, **self._no_bias)
+
+    def conv_bias(self, cin, cout, k, stride=1, padding=0):
+        return self._2d("Conv")(cin, cout, k, stride=stride, padding=padding)
+
+    def bn(self, c):
+        return self._2d("BatchNorm")(c)
+
+    def relu(self):
+        return self.nn.ReLU()
+
+    def maxpool(self, k, stride, padding=0):
+        return self._2d("MaxPool")(k, stride, padding)
+
+    def global_avgpool(self):
+        return self._2d("AdaptiveAvgPool")(1)
+
+    def flatten(self):
+        return self.nn.Flatten()
+
+    def linear(self, i, o):
+        return self.nn.Linear(i, o)
+
+    def sequential(self, *layers):
+        return self.nn.Sequential(*layers)
+
+
+class PaddleLayers(_Layers):
     def __init__(self):
         import paddle
-        self.nn = paddle.nn
-        self.Module = paddle.nn.Layer
-
-    def conv(self, cin, cout, k, stride=1, padding=0):
-        return self.nn.Conv2D(cin, cout, k, stride=stride, padding=padding, bias_attr=False)
-
-    def conv_bias(self, cin, cout, k, stride=1, padding=0):
-        return self.nn.Conv2D(cin, cout, k, stride=stride, padding=padding)
-
-    def bn(self, c):
-        return self.nn.BatchNorm2D(c)
-
-    def relu(self):
-        return self.nn.ReLU()
-
-    def maxpool(self, k, stride, padding=0):
-        return self.nn.MaxPool2D(k, stride, padding)
-
-    def global_avgpool(self):
-        return self.nn.AdaptiveAvgPool2D(1)
-
-    def flatten(self):
-        return self.nn.Flatten()
-
-    def linear(self, i, o):
-        return self.nn.Linear(i, o)
-
-    def sequential(self, *layers):
-        return self.nn.Sequential(*layers)
+        super().__init__(paddle.nn, paddle.nn.Layer, "2D", {"bias_attr": False})
 
 
-class TorchLayers:
+class TorchLayers(_Layers):
     def __init__(self):
         import torch
-        self.nn = torch.nn
-        self.Module = torch.nn.Module
-
-    def conv(self, cin, cout, k, stride=1, padding=0):
-        return self.nn.Conv2d(cin, cout, k, stride=stride, padding=padding, bias=False)
-
-    def conv_bias(self, cin, cout, k, stride=1, padding=0):
-        return self.nn.Conv2d(cin, cout, k, stride=stride, padding=padding)
-
-    def bn(self, c):
-        return self.nn.BatchNorm2d(c)
-
-    def relu(self):
-        return self.nn.ReLU()
-
-    def maxpool(self, k, stride, padding=0):
-        return self.nn.MaxPool2d(k, stride, padding)
-
-    def global_avgpool(self):
-        return self.nn.AdaptiveAvgPool2d(1)
-
-    def flatten(self):
-        return self.nn.Flatten()
-
-    def linear(self, i, o):
-        return self.nn.Linear(i, o)
-
-    def sequential(self, *layers):
-        return self.nn.Sequential(*layers)
+        super().__init__(torch.nn, torch.nn.Module, "2d", {"bias": False})
 
 
 def lenet(L, num_classes=10):

@@ -9,14 +9,12 @@ installed package); the best of --repeats runs is reported. A pipeline the frame
 (Paddle's NumPy path needs OpenCV) is reported as n/a.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
 import random
-import subprocess
 import sys
-import time
+
+from bench_common import best_ms, print_side_by_side, reference_pythons, run_script, write_results
 
 FASHION = "/usr/share/datasets/fashion-mnist/"
 WORKLOADS = ["PIL train (RandomResizedCrop 224, flip, ToTensor, Normalize)",
@@ -53,37 +51,22 @@ def measure(images, repeats):
     np.random.seed(0)
     results = {}
     for name, (pipeline, inputs) in _pipelines(paddle, np).items():
-        best = float("inf")
+        def transform_all(pipeline=pipeline, inputs=inputs):
+            for i in range(images):
+                pipeline(inputs[i % len(inputs)])
         try:
-            for _ in range(repeats):
-                start = time.perf_counter()
-                for i in range(images):
-                    pipeline(inputs[i % len(inputs)])
-                best = min(best, time.perf_counter() - start)
-            results[name] = images / best
+            results[name] = images / (best_ms(transform_all, repeats, warmup=False) / 1e3)
         except Exception:  # the framework lacks this path (Paddle's NumPy path without cv2)
             results[name] = None
     if os.path.isdir(FASHION):
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.perf_counter()
+        def open_and_read():
             dataset = paddle.vision.datasets.FashionMNIST(
                 FASHION + "t10k-images-idx3-ubyte.gz", FASHION + "t10k-labels-idx1-ubyte.gz",
                 mode="test")
             for i in range(len(dataset)):
                 dataset[i]
-            best = min(best, time.perf_counter() - start)
-        results[WORKLOADS[4]] = 10000 / best
+        results[WORKLOADS[4]] = 10000 / (best_ms(open_and_read, repeats, warmup=False) / 1e3)
     return results
-
-
-def run(python, images, repeats):
-    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
-    env.pop("PYTHONPATH", None)
-    out = subprocess.run([python, os.path.abspath(__file__), "--child", "--images", str(images),
-                          "--repeats", str(repeats)], check=True, capture_output=True, text=True,
-                         env=env, cwd="/")
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main():
@@ -96,20 +79,13 @@ def main():
     if args.child:
         print(json.dumps(measure(args.images, args.repeats)))
         return
-    frameworks = {"ours": run(sys.executable, args.images, args.repeats)}
-    reference = os.environ.get("PADDLE_REFERENCE_PYTHON")
-    if reference:
-        frameworks["paddle"] = run(reference, args.images, args.repeats)
-    print(f"{'images/s (375x500 RGB input)':62}" + "".join(f"{name:>10}" for name in frameworks))
-    for name in WORKLOADS:
-        cells = [r.get(name) for r in frameworks.values()]
-        print(f"{name:62}" + "".join(f"{c:10.1f}" if c is not None else f"{'n/a':>10}"
-                                     for c in cells))
+    pythons = {"ours": sys.executable, **reference_pythons()}
+    frameworks = {name: run_script(python, __file__, "--child", "--images", args.images,
+                                   "--repeats", args.repeats)
+                  for name, python in pythons.items()}
+    print_side_by_side("images/s (375x500 RGB input)", frameworks, WORKLOADS, 62, decimals=1)
     if args.out:
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        with open(args.out, "w") as f:
-            json.dump({"date": datetime.datetime.now().isoformat(), "machine": platform.node(),
-                       "images": args.images, "results": frameworks}, f, indent=1)
+        write_results(args.out, frameworks, images=args.images)
 
 
 if __name__ == "__main__":
