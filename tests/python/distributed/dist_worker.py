@@ -251,6 +251,58 @@ def data_parallel():
     report(params=params, accumulated=accumulated)
 
 
+def bucket_timeline():
+    """Several buckets: every one but the last (the first layer's) is launched while backward
+    still computes the earlier layers' gradients."""
+    dist.init_parallel_env()
+    model = paddle.DataParallel(mlp(), comm_buffer_size=0.0005, last_comm_buffer_size=0.0005)
+    x = paddle.ones([4, 8])
+    model(x).sum().backward()
+    timeline = model.last_bucket_timeline
+    report(**timeline)
+
+
+class SparseModel(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        paddle.seed(3)
+        self.embedding = paddle.nn.Embedding(20, 4, sparse=True)
+        self.linear = paddle.nn.Linear(4, 1)
+
+    def forward(self, ids):
+        return self.linear(self.embedding(ids)).sum(axis=1)
+
+
+def sparse_batches(steps, batch):
+    rng = np.random.default_rng(5)
+    # ids from a small range, so that ranks share rows and rows repeat within a rank
+    return [(rng.integers(0, 12, (batch, 3)).astype("int64"),
+             rng.standard_normal((batch, 1)).astype("float32")) for _ in range(steps)]
+
+
+def train_sparse(model, batches, rank, n):
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=model.parameters())
+    kinds = []
+    for ids, y in batches:
+        share = len(ids) // n
+        loss = paddle.nn.functional.mse_loss(
+            model(paddle.to_tensor(ids[rank * share:(rank + 1) * share])),
+            paddle.to_tensor(y[rank * share:(rank + 1) * share]))
+        loss.backward()
+        kinds.append(bool(model.parameters()[0].grad.is_selected_rows()))
+        opt.step()
+        opt.clear_grad()
+    return [p.numpy().tolist() for p in model.parameters()], kinds
+
+
+def sparse_data_parallel():
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    model = paddle.DataParallel(SparseModel(), comm_buffer_size=0.001)
+    params, kinds = train_sparse(model, sparse_batches(3, 8), rank, n)
+    report(params=params, sparse_grads=kinds)
+
+
 class TwoBranches(paddle.nn.Layer):
     def __init__(self):
         super().__init__()
