@@ -399,6 +399,40 @@ def fleet_collective():
     report(dygraph=dygraph, static=static, first=fleet.is_first_worker())
 
 
+def nccl_collectives():
+    """The NCCL group on one GPU per rank (PADDLE_DISTRI_BACKEND=nccl, FLAGS_selected_gpus)."""
+    os.environ["FLAGS_selected_gpus"] = os.environ["PADDLE_TRAINER_ID"]
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    every = [rank_data(r, (3, 5), "float32") for r in range(n)]
+    for op in ("SUM", "MAX", "MIN", "PROD"):
+        t = tensor(every[rank], "float32")
+        dist.all_reduce(t, getattr(dist.ReduceOp, op))
+        np.testing.assert_allclose(t.numpy(), NP_REDUCE[op](np.stack(every)), rtol=1e-6)
+    t = tensor(every[rank], "float32")
+    dist.all_reduce(t, dist.ReduceOp.AVG)
+    np.testing.assert_allclose(t.numpy(), np.mean(every, 0), rtol=1e-6)
+    t = tensor(every[rank], "float32")
+    dist.broadcast(t, src=n - 1)
+    np.testing.assert_array_equal(t.numpy(), every[n - 1])
+    parts = []
+    dist.all_gather(parts, tensor(every[rank], "float32"))
+    for r, p in enumerate(parts):
+        np.testing.assert_array_equal(p.numpy(), every[r])
+    dist.barrier()
+    report(ok=True, backend=dist.get_group(0).process_group.name())
+
+
+def nccl_missing_gpu():
+    try:
+        dist.init_parallel_env(timeout=5)
+    except ValueError as e:
+        print(json.dumps(dict(rank=int(os.environ["PADDLE_TRAINER_ID"]), message=str(e))),
+              flush=True)
+        return
+    raise AssertionError("init_parallel_env accepted a GPU that does not exist")
+
+
 def spawned_all_reduce(path):
     dist.init_parallel_env()
     t = paddle.to_tensor([float(dist.get_rank() + 1)])
