@@ -1,14 +1,18 @@
 """all_reduce bandwidth on localhost, 2 processes, float32, 4 KiB .. 64 MiB:
 paddle.distributed.all_reduce (with the default shape/dtype check, and unchecked with
 PADDLE_DISTRIBUTED_CHECK=0) against Gloo's own loop (benchmarks/cpp/gloo_allreduce.cc, compiled
-here with the system compiler if needed).
+here with the system compiler if needed) with the three algorithms it offers: gloo::allreduce
+(the current API, ring; what the framework calls, buffers registered per call) and the
+algorithm classes Gloo's benchmark runs, AllreduceRingChunked and AllreduceHalvingDoubling
+(built once per size, buffers registered once).
 
-Like for like: both sides run the same gloo::allreduce (ring) on one buffer allocated once,
-sum-reduce, the same TCP device on 127.0.0.1, 2 warm-up calls then about 256 MiB of payload per
-size (5 to 2000 calls), reporting seconds per call. Bandwidth = bytes / time (the bus bandwidth
-too, as 2(n-1)/n = 1 for 2 ranks). On a shared 2-core machine a single run varies by up to 2x,
-so the three configurations are run in interleaved rounds (gloo, paddle, unchecked, gloo, ...)
-and each size reports the median over rounds; run it under /tmp/quiet.sh where available.
+Like for like: every configuration reduces one float32 buffer allocated once, sums, uses the
+same TCP device on 127.0.0.1, makes 2 warm-up calls then about 256 MiB of payload per size (5 to
+2000 calls), and reports seconds per call. Bandwidth = bytes / time (the bus bandwidth too, as
+2(n-1)/n = 1 for 2 ranks). On a shared 2-core machine a single run varies by up to 2x, so the
+configurations run in interleaved rounds and each size reports the median over rounds; run it
+under /tmp/quiet.sh where available. "vs gloo" is paddle's bandwidth over gloo::allreduce's,
+"vs best" over the best of the three Gloo algorithms at that size.
 
     python benchmarks/gloo_allreduce_bench.py [--rounds 5] [--json out.json] [--quick]
 """
@@ -58,11 +62,14 @@ def gloo_binary():
     return binary
 
 
-def gloo_baseline(sizes):
+GLOO_ALGORITHMS = ("allreduce", "ring_chunked", "halving_doubling")
+
+
+def gloo_baseline(sizes, algorithm):
     binary = gloo_binary()
     store = tempfile.mkdtemp()
     try:
-        procs = [subprocess.Popen([binary, str(r), "2", store, *map(str, sizes)],
+        procs = [subprocess.Popen([binary, algorithm, str(r), "2", store, *map(str, sizes)],
                                   stdout=subprocess.PIPE, text=True) for r in range(2)]
         out = [p.communicate(timeout=600)[0] for p in procs][0]
     finally:
@@ -109,26 +116,29 @@ def main():
     if args.worker:
         return worker_all_reduce(sizes)
     rounds = 3 if args.quick else args.rounds
-    runs = {"gloo": [], "paddle": [], "unchecked": []}
+    configs = [f"gloo {a}" for a in GLOO_ALGORITHMS] + ["paddle", "unchecked"]
+    runs = {name: [] for name in configs}
     for _ in range(rounds):
-        runs["gloo"].append(gloo_baseline(sizes))
+        for algorithm in GLOO_ALGORITHMS:
+            runs[f"gloo {algorithm}"].append(gloo_baseline(sizes, algorithm))
         runs["paddle"].append(paddle_run(sizes, checked=True))
         runs["unchecked"].append(paddle_run(sizes, checked=False))
     median = {name: {b: statistics.median(r[b] for r in rs) for b in sizes}
               for name, rs in runs.items()}
-    print(f"all_reduce float32, 2 processes on localhost, median of {rounds} interleaved rounds "
-          "(GB/s = bytes / time; for 2 ranks this is also the bus bandwidth)")
-    print(f"{'bytes':>10} {'gloo us':>9} {'paddle us':>10} {'unchecked':>10} {'gloo GB/s':>10} "
-          f"{'paddle GB/s':>11} {'unchecked':>10} {'paddle/gloo':>12}")
+    print(f"all_reduce float32, 2 processes on localhost, median of {rounds} interleaved rounds: "
+          "microseconds per call and GB/s (bytes / time; for 2 ranks also the bus bandwidth)")
+    names = ["allreduce", "ring_chunk", "halv_doub", "paddle", "unchecked"]
+    print(f"{'bytes':>9} " + " ".join(f"{n:>10}" for n in names) + " | " +
+          " ".join(f"{n:>10}" for n in names) + " | vs gloo  vs best  unchecked vs best")
     rows = []
     for b in sizes:
-        g, p, u = (median[k][b] for k in ("gloo", "paddle", "unchecked"))
-        rows.append(dict(bytes=b, gloo_s=g, paddle_s=p, paddle_unchecked_s=u,
-                         gloo_s_rounds=[r[b] for r in runs["gloo"]],
-                         paddle_s_rounds=[r[b] for r in runs["paddle"]],
-                         paddle_unchecked_s_rounds=[r[b] for r in runs["unchecked"]]))
-        print(f"{b:>10} {g * 1e6:>9.0f} {p * 1e6:>10.0f} {u * 1e6:>10.0f} {b / g / 1e9:>10.2f} "
-              f"{b / p / 1e9:>11.2f} {b / u / 1e9:>10.2f} {g / p:>11.0%}")
+        t = [median[c][b] for c in configs]
+        best = min(t[:3])
+        rows.append(dict(bytes=b, **{f"{c.replace(' ', '_')}_s": median[c][b] for c in configs},
+                         rounds={c.replace(" ", "_"): [r[b] for r in runs[c]] for c in configs}))
+        print(f"{b:>9} " + " ".join(f"{x * 1e6:>10.0f}" for x in t) + " | " +
+              " ".join(f"{b / x / 1e9:>10.2f}" for x in t) +
+              f" | {t[0] / t[3]:>7.0%} {best / t[3]:>7.0%} {best / t[4]:>7.0%}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(all_reduce=rows, rounds=rounds), f, indent=1)

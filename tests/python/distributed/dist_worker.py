@@ -177,6 +177,21 @@ def dead_peer():
     raise AssertionError("all_reduce with a dead peer did not fail")
 
 
+def stuck_peer():
+    """Rank 1 is alive but never calls the collective: rank 0 fails after the group's timeout."""
+    dist.init_parallel_env(timeout=2)
+    if dist.get_rank() == 1:
+        time.sleep(5)
+        return
+    start = time.time()
+    try:
+        dist.all_reduce(paddle.ones([4]))
+    except RuntimeError as e:
+        report(message=str(e), seconds=time.time() - start)
+        return
+    raise AssertionError("all_reduce with a stuck peer did not time out")
+
+
 def dead_peer_in_backward():
     dist.init_parallel_env()
     model = paddle.DataParallel(mlp(), comm_buffer_size=0.001, last_comm_buffer_size=0.0005)

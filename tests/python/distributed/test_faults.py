@@ -81,3 +81,10 @@ def test_dead_rank_during_data_parallel_backward():
     assert "all_reduce failed on rank 0 of 2: rank 1 has exited" in value["message"], \
         value["message"]
     assert value["seconds"] < 10
+
+
+def test_stuck_rank_times_out():
+    (code, value, out), _ = run_ranks("stuck_peer", 2, timeout=60)
+    assert code == 0 and value is not None, out
+    assert "did not take part within the timeout of 2 s" in value["message"], value["message"]
+    assert 1.5 < value["seconds"] < 5
