@@ -1,4 +1,5 @@
-"""The NCCL backend (run where a build with CUDA sees two GPUs, skipped elsewhere) and the
+"""The NCCL backend (all_reduce with every op, broadcast and barrier against NumPy, one GPU per
+rank; run where a build with CUDA sees two GPUs, skipped elsewhere) and the
 checks of device ids: the launcher refuses ids that repeat or do not exist, naming the local
 rank, and init_parallel_env on nccl refuses a GPU that is not there, naming the rank."""
 import pytest
