@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -219,8 +220,10 @@ void Reducer::GatherRows(Bucket* bucket) {
   auto rows_in = HostTensor({most}, DataType::INT64);
   auto values_in = HostTensor(row_dims, dtype);
   const size_t row_bytes = static_cast<size_t>(width) * SizeOf(dtype);
-  std::memset(rows_in->raw_data(), 0, rows_in->nbytes());
-  std::memset(values_in->raw_data(), 0, values_in->nbytes());
+  if (most > 0) {
+    std::memset(rows_in->raw_data(), 0, rows_in->nbytes());
+    std::memset(values_in->raw_data(), 0, values_in->nbytes());
+  }
   if (count > 0) {
     std::memcpy(rows_in->raw_data(), mine->rows().data(), count * sizeof(int64_t));
     std::memcpy(values_in->raw_data(), mine->value().raw_data(), count * row_bytes);
@@ -240,6 +243,7 @@ void Reducer::GatherRows(Bucket* bucket) {
   auto values = HostTensor(row_dims, dtype);
   auto* out = static_cast<uint8_t*>(values->raw_data());
   for (int r = 0; r < n; ++r) {
+    if (count_of[r] == 0) continue;
     const auto* their_rows = static_cast<const int64_t*>(rows_out->raw_data()) + r * most;
     rows.insert(rows.end(), their_rows, their_rows + count_of[r]);
     const auto* their_values =
@@ -250,7 +254,13 @@ void Reducer::GatherRows(Bucket* bucket) {
   funcs::VisitFloatingType(dtype, "DataParallel (sparse gradient)", [&](auto zero) {
     using T = decltype(zero);
     auto* v = static_cast<T*>(values->raw_data());
-    for (int64_t i = 0; i < values->numel(); ++i) v[i] = T(static_cast<float>(v[i]) / n);
+    for (int64_t i = 0; i < values->numel(); ++i) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        v[i] /= static_cast<T>(n);
+      } else {  // float16, bfloat16: divided in float
+        v[i] = T(static_cast<float>(v[i]) / n);
+      }
+    }
   });
   bucket->gathered = funcs::MergeRows(SelectedRows(std::move(rows), height, std::move(values)));
 }

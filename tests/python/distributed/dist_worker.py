@@ -304,7 +304,7 @@ def train_sparse(model, batches, rank, n):
         share = len(ids) // n
         loss = paddle.nn.functional.mse_loss(
             model(paddle.to_tensor(ids[rank * share:(rank + 1) * share])),
-            paddle.to_tensor(y[rank * share:(rank + 1) * share]))
+            paddle.to_tensor(y[rank * share:(rank + 1) * share], paddle.get_default_dtype()))
         loss.backward()
         kinds.append(bool(model.parameters()[0].grad.is_selected_rows()))
         opt.step()
@@ -313,6 +313,7 @@ def train_sparse(model, batches, rank, n):
 
 
 def sparse_data_parallel():
+    paddle.set_default_dtype(sys.argv[2])
     dist.init_parallel_env()
     rank, n = dist.get_rank(), dist.get_world_size()
     model = paddle.DataParallel(SparseModel(), comm_buffer_size=0.001)
