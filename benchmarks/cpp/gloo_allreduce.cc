@@ -1,10 +1,19 @@
 // Gloo's own all-reduce, without the framework: the baseline of benchmarks/gloo_allreduce_bench.py.
-// Debian's libgloo-dev ships no benchmark program, so this is the loop Gloo's benchmark runs
-// (gloo::allreduce on float32 buffers, TCP transport, ranks meeting through a FileStore).
+// Debian's libgloo-dev ships no benchmark program, so this is the loop Gloo's benchmark
+// (gloo/benchmark/main.cc) runs, on float32 buffers, TCP transport, ranks meeting through a
+// FileStore, with one of three algorithms:
+//   allreduce         gloo::allreduce, the current API (ring), which the framework calls; it
+//                     registers its buffers on every call;
+//   ring_chunked      AllreduceRingChunked, the benchmark's default algorithm class;
+//   halving_doubling  AllreduceHalvingDoubling.
+// The two algorithm classes are built once per size and run repeatedly, as the benchmark does,
+// so their buffers are registered once.
 //
-//   gloo_allreduce RANK SIZE STORE_DIR BYTES...
+//   gloo_allreduce ALGORITHM RANK SIZE STORE_DIR BYTES...
 // prints one line per size: "bytes seconds_per_call".
 #include <gloo/allreduce.h>
+#include <gloo/allreduce_halving_doubling.h>
+#include <gloo/allreduce_ring_chunked.h>
 #include <gloo/math.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
@@ -15,13 +24,23 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
-  if (argc < 5) {
-    std::fprintf(stderr, "usage: %s RANK SIZE STORE_DIR BYTES...\n", argv[0]);
+  if (argc < 6) {
+    std::fprintf(stderr, "usage: %s ALGORITHM RANK SIZE STORE_DIR BYTES...\n", argv[0]);
     return 2;
   }
+  const std::string algorithm = argv[1];
+  if (algorithm != "allreduce" && algorithm != "ring_chunked" && algorithm != "halving_doubling") {
+    std::fprintf(stderr, "unknown algorithm %s\n", algorithm.c_str());
+    return 2;
+  }
+  ++argv;
+  --argc;
   const int rank = std::atoi(argv[1]);
   const int size = std::atoi(argv[2]);
   gloo::transport::tcp::attr attr;
@@ -35,16 +54,29 @@ int main(int argc, char** argv) {
   for (int i = 4; i < argc; ++i) {
     const size_t bytes = std::strtoull(argv[i], nullptr, 10);
     std::vector<float> data(bytes / sizeof(float), 1.0f);
-    auto run = [&] {
-      gloo::AllreduceOptions opts(context);
-      opts.setOutput(data.data(), data.size());
-      opts.setReduceFunction(
-          static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
-      opts.setTag(tag++);
-      gloo::allreduce(opts);
-    };
-    // About 256 MiB of payload per size, 5 to 2000 calls, after 2 warm-up calls.
-    const int iters = static_cast<int>(std::clamp<size_t>((size_t{256} << 20) / bytes, 5, 2000));
+    const int count = static_cast<int>(data.size());
+    std::unique_ptr<gloo::Algorithm> prepared;
+    if (algorithm == "ring_chunked") {
+      prepared = std::make_unique<gloo::AllreduceRingChunked<float>>(
+          context, std::vector<float*>{data.data()}, count);
+    } else if (algorithm == "halving_doubling") {
+      prepared = std::make_unique<gloo::AllreduceHalvingDoubling<float>>(
+          context, std::vector<float*>{data.data()}, count);
+    }
+    std::function<void()> run = [&] { prepared->run(); };
+    if (!prepared) {
+      run = [&] {
+        gloo::AllreduceOptions opts(context);
+        opts.setOutput(data.data(), data.size());
+        opts.setReduceFunction(
+            static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
+        opts.setTag(tag++);
+        gloo::allreduce(opts);
+      };
+    }
+    // About 128 MiB of payload per size, 5 to 300 calls, after 2 warm-up calls (300 calls of
+    // AllreduceRingChunked at 16 KiB take about 5 s: its small chunks stall on TCP here).
+    const int iters = static_cast<int>(std::clamp<size_t>((size_t{128} << 20) / bytes, 5, 300));
     run();
     run();
     auto start = std::chrono::steady_clock::now();

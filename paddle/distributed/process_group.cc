@@ -36,8 +36,14 @@ void Task::Finish(std::exception_ptr error) {
     std::lock_guard<std::mutex> lock(mutex_);
     done_ = true;
     error_ = std::move(error);
+    finished_at_ = std::chrono::steady_clock::now();
   }
   done_cv_.notify_all();
+}
+
+std::chrono::steady_clock::time_point Task::finished_at() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return finished_at_;
 }
 
 namespace {

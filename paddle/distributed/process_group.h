@@ -30,11 +30,15 @@ class Task {
   // Blocks until the operation finished; rethrows its error.
   virtual void Wait();
   void Finish(std::exception_ptr error);
+  // When Finish was called (the epoch of the steady clock before): DataParallel's overlap
+  // measurement reads it.
+  std::chrono::steady_clock::time_point finished_at();
 
  private:
   std::mutex mutex_;
   std::condition_variable done_cv_;
   bool done_ = false;
+  std::chrono::steady_clock::time_point finished_at_;
   std::exception_ptr error_;
 };
 

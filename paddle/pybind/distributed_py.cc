@@ -148,12 +148,26 @@ void BindDistributed(py::module_& parent) {
         "Makes `group` (None: none) the ring `ring_id` of the static-graph collective ops");
 
   py::class_<distributed::Reducer, std::shared_ptr<distributed::Reducer>>(m, "Reducer")
-      .def(py::init<std::vector<Tensor>, std::vector<std::vector<size_t>>,
+      .def(py::init<std::vector<Tensor>, std::vector<std::vector<size_t>>, std::vector<bool>,
                     std::shared_ptr<ProcessGroup>, bool>(),
-           py::arg("params"), py::arg("buckets"), py::arg("group"),
+           py::arg("params"), py::arg("buckets"), py::arg("sparse"), py::arg("group"),
            py::arg("find_unused_parameters"))
       .def("prepare_for_backward", &distributed::Reducer::PrepareForBackward, py::arg("outputs"))
-      .def_property_readonly("last_wait_seconds", &distributed::Reducer::last_wait_seconds);
+      .def_property_readonly("last_wait_seconds", &distributed::Reducer::last_wait_seconds)
+      .def_property_readonly(
+          "last_timeline",
+          [](const distributed::Reducer& r) {
+            const auto& t = r.last_timeline();
+            py::dict d;
+            d["launched"] = t.launched;
+            d["finished"] = t.finished;
+            d["last_gradient"] = t.last_gradient;
+            d["launched_before_last_gradient"] = t.launched_before_last_gradient;
+            return d;
+          },
+          "The last synchronised backward, in seconds after the end of forward: each bucket's "
+          "launch and finish (launch order), the last gradient's arrival, and how many buckets "
+          "were launched before it");
 }
 
 }  // namespace paddle::pybind

@@ -5,12 +5,15 @@ assign_group_by_size does: in parameter order, per dtype, the first bucket up to
 last_comm_buffer_size MB and the others up to comm_buffer_size MB; buckets are launched in the
 reverse order, the order backward produces gradients. The C++ Reducer hooks the parameters'
 gradient accumulation: when a bucket's last gradient is accumulated its all-reduce (average)
-starts on the communication thread while backward goes on. Under no_sync() gradients only
+starts on the communication thread while backward goes on. An Embedding(sparse=True) weight gets
+a SelectedRows gradient: every rank's rows and values are gathered, averaged and merged, as
+Paddle does. Under no_sync() gradients only
 accumulate locally; the next synchronised backward averages the accumulated gradients.
 """
 import contextlib
 
 from ..base import libpaddle
+from ..nn.layer.embedding import Embedding
 from ..nn.layer.layers import Layer
 from .communication import broadcast
 from .parallel_env import _get_global_group, get_world_size
@@ -18,10 +21,15 @@ from .parallel_env import _get_global_group, get_world_size
 _MB = 1024 * 1024
 
 
-def _assign_buckets(params, small_limit, limit):
-    """Bucket indices (lists of parameter indices), in launch (backward) order."""
+def _assign_buckets(params, small_limit, limit, sparse=None):
+    """Bucket indices (lists of parameter indices), in launch (backward) order. A parameter with
+    a sparse gradient gets a bucket of its own, as in Paddle."""
     buckets, open_buckets, bucket_count = [], {}, 0
     for i, p in enumerate(params):
+        if sparse is not None and sparse[i]:
+            buckets.append([i])
+            bucket_count += 1
+            continue
         key = p.dtype
         nbytes = p.size * p.element_size()
         current = open_buckets.get(key)
@@ -74,14 +82,19 @@ class DataParallel(Layer):
             group = group if group is not None else _get_global_group()
             self._group = group
             self._sync_params_buffers()
-            params = []
+            sparse_weights = {id(sub.weight) for sub in layers.sublayers(include_self=True)
+                              if isinstance(sub, Embedding) and sub._sparse}
+            params, sparse = [], []
             seen = set()
             for _, p in layers.named_parameters():
                 if not p.stop_gradient and id(p) not in seen:
                     seen.add(id(p))
                     params.append(p)
-            buckets = _assign_buckets(params, self.last_comm_buffer_size, self.comm_buffer_size)
-            self._reducer = libpaddle.distributed.Reducer(params, buckets, group.process_group,
+                    sparse.append(id(p) in sparse_weights)
+            buckets = _assign_buckets(params, self.last_comm_buffer_size, self.comm_buffer_size,
+                                      sparse)
+            self._reducer = libpaddle.distributed.Reducer(params, buckets, sparse,
+                                                          group.process_group,
                                                           find_unused_parameters)
 
     def _sync_params_buffers(self):
@@ -126,3 +139,11 @@ class DataParallel(Layer):
         """Seconds the last synchronised backward waited for the all-reduces after its last
         bucket started: the communication backward did not hide."""
         return 0.0 if self._reducer is None else self._reducer.last_wait_seconds
+
+    @property
+    def last_bucket_timeline(self):
+        """The last synchronised backward, in seconds after the end of its forward: `launched`
+        and `finished` of each bucket's all-reduce (launch order), `last_gradient` (when
+        backward's last gradient was accumulated) and `launched_before_last_gradient` (how many
+        buckets started while backward was still computing). None on a single process."""
+        return None if self._reducer is None else self._reducer.last_timeline

@@ -32,8 +32,11 @@ class ParallelEnv:
         self._world_size = int(os.getenv("PADDLE_TRAINERS_NUM", "1"))
         self._device_type = "cpu"
         self._pg_timeout = int(os.getenv("PADDLE_PG_TIMEOUT", str(_DEFAULT_TIMEOUT_MS)))
-        selected = os.getenv("FLAGS_selected_gpus", "0").split(",")
-        self._device_id = int(selected[0]) if selected[0] else 0
+        selected = os.getenv("FLAGS_selected_gpus", "0").split(",")[0].strip()
+        if selected and not selected.isdigit():
+            raise ValueError(f"ParallelEnv: FLAGS_selected_gpus must name device ids, received "
+                             f"{os.getenv('FLAGS_selected_gpus')!r}")
+        self._device_id = int(selected) if selected else 0
         self._trainer_endpoints = [e for e in os.getenv("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
         self._current_endpoint = os.getenv("PADDLE_CURRENT_ENDPOINT", "")
         self._nrings = int(os.getenv("FLAGS_nccl_nrings", "1"))
@@ -259,6 +262,11 @@ def init_parallel_env(*, timeout=None):
     _State.backend = _default_backend()
     _State.device_id = ParallelEnv().device_id
     if _State.backend == "nccl":
+        count = libpaddle.get_cuda_device_count() if libpaddle.is_compiled_with_cuda() else 0
+        if not 0 <= _State.device_id < count:
+            raise ValueError(f"init_parallel_env: rank {rank} is to use GPU {_State.device_id} "
+                             f"(FLAGS_selected_gpus={os.getenv('FLAGS_selected_gpus', '0')!r}) "
+                             f"for the nccl backend, but {count} GPU(s) are visible")
         from .. import device
         device.set_device(f"gpu:{_State.device_id}")
     _State.store = _core.TCPStore(host, port, rank == 0, rank, seconds)

@@ -177,6 +177,23 @@ def dead_peer():
     raise AssertionError("all_reduce with a dead peer did not fail")
 
 
+def stuck_peer():
+    """Rank 1 is alive but never calls the collective: rank 0 fails after the group's timeout.
+    (The short timeout is the group's, not init's: a slow start is not what is tested.)"""
+    dist.init_parallel_env(timeout=60)
+    group = dist.new_group([0, 1], timeout=2)
+    if dist.get_rank() == 1:
+        time.sleep(4)
+        return
+    start = time.time()
+    try:
+        dist.all_reduce(paddle.ones([4]), group=group)
+    except RuntimeError as e:
+        report(message=str(e), seconds=time.time() - start)
+        return
+    raise AssertionError("all_reduce with a stuck peer did not time out")
+
+
 def dead_peer_in_backward():
     dist.init_parallel_env()
     model = paddle.DataParallel(mlp(), comm_buffer_size=0.001, last_comm_buffer_size=0.0005)
@@ -249,6 +266,59 @@ def data_parallel():
                             no_sync=model2.no_sync)
     assert list(model.state_dict().keys()) == list(mlp().state_dict().keys())
     report(params=params, accumulated=accumulated)
+
+
+def bucket_timeline():
+    """Several buckets: every one but the last (the first layer's) is launched while backward
+    still computes the earlier layers' gradients."""
+    dist.init_parallel_env()
+    model = paddle.DataParallel(mlp(), comm_buffer_size=0.0005, last_comm_buffer_size=0.0005)
+    x = paddle.ones([4, 8])
+    model(x).sum().backward()
+    timeline = model.last_bucket_timeline
+    report(**timeline)
+
+
+class SparseModel(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        paddle.seed(3)
+        self.embedding = paddle.nn.Embedding(20, 4, sparse=True)
+        self.linear = paddle.nn.Linear(4, 1)
+
+    def forward(self, ids):
+        return self.linear(self.embedding(ids)).sum(axis=1)
+
+
+def sparse_batches(steps, batch):
+    rng = np.random.default_rng(5)
+    # ids from a small range, so that ranks share rows and rows repeat within a rank
+    return [(rng.integers(0, 12, (batch, 3)).astype("int64"),
+             rng.standard_normal((batch, 1)).astype("float32")) for _ in range(steps)]
+
+
+def train_sparse(model, batches, rank, n):
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=model.parameters())
+    kinds = []
+    for ids, y in batches:
+        share = len(ids) // n
+        loss = paddle.nn.functional.mse_loss(
+            model(paddle.to_tensor(ids[rank * share:(rank + 1) * share])),
+            paddle.to_tensor(y[rank * share:(rank + 1) * share], paddle.get_default_dtype()))
+        loss.backward()
+        kinds.append(bool(model.parameters()[0].grad.is_selected_rows()))
+        opt.step()
+        opt.clear_grad()
+    return [p.numpy().tolist() for p in model.parameters()], kinds
+
+
+def sparse_data_parallel():
+    paddle.set_default_dtype(sys.argv[2])
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    model = paddle.DataParallel(SparseModel(), comm_buffer_size=0.001)
+    params, kinds = train_sparse(model, sparse_batches(3, 8), rank, n)
+    report(params=params, sparse_grads=kinds)
 
 
 class TwoBranches(paddle.nn.Layer):
@@ -345,6 +415,36 @@ def fleet_collective():
     # static: the parameters start different per rank; the startup program broadcasts rank 0's
     static = fleet_static_train(rank, n, seed=7 if rank == 0 else 60, use_fleet=True)
     report(dygraph=dygraph, static=static, first=fleet.is_first_worker())
+
+
+def nccl_collectives():
+    """The NCCL group on one GPU per rank (PADDLE_DISTRI_BACKEND=nccl, FLAGS_selected_gpus)."""
+    os.environ["FLAGS_selected_gpus"] = os.environ["PADDLE_TRAINER_ID"]
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    every = [rank_data(r, (3, 5), "float32") for r in range(n)]
+    for op in ("SUM", "MAX", "MIN", "PROD"):
+        t = tensor(every[rank], "float32")
+        dist.all_reduce(t, getattr(dist.ReduceOp, op))
+        np.testing.assert_allclose(t.numpy(), NP_REDUCE[op](np.stack(every)), rtol=1e-6)
+    t = tensor(every[rank], "float32")
+    dist.all_reduce(t, dist.ReduceOp.AVG)
+    np.testing.assert_allclose(t.numpy(), np.mean(every, 0), rtol=1e-6)
+    t = tensor(every[rank], "float32")
+    dist.broadcast(t, src=n - 1)
+    np.testing.assert_array_equal(t.numpy(), every[n - 1])
+    dist.barrier()
+    report(ok=True, backend=dist.get_group(0).process_group.name())
+
+
+def nccl_missing_gpu():
+    try:
+        dist.init_parallel_env(timeout=5)
+    except ValueError as e:
+        print(json.dumps(dict(rank=int(os.environ["PADDLE_TRAINER_ID"]), message=str(e))),
+              flush=True)
+        return
+    raise AssertionError("init_parallel_env accepted a GPU that does not exist")
 
 
 def spawned_all_reduce(path):

@@ -9,13 +9,18 @@ import paddle.distributed as dist
 from dist_testing import free_port, rank_env, run_ranks
 
 
-def test_dead_rank_is_named():
-    results = run_ranks("dead_peer", 2, timeout=60)
-    code, value, out = results[0]
-    assert code == 0 and value is not None, out
-    assert "rank 1 has exited" in value["message"], value["message"]
-    assert value["seconds"] < 10
+@pytest.mark.parametrize("world_size", [2, 4])
+def test_dead_rank_is_named(world_size):
+    # a short group timeout, so that a rank the failure did not reach could not hang the test
+    results = run_ranks("dead_peer", world_size, timeout=60, PADDLE_PG_TIMEOUT=20000)
     assert results[1][0] == -9  # SIGKILL
+    for rank, (code, value, out) in enumerate(results):
+        if rank == 1:
+            continue
+        assert code == 0 and value is not None, out
+        assert f"failed on rank {rank} of {world_size}: rank 1 has exited" in value["message"], \
+            value["message"]
+        assert value["seconds"] < 10
 
 
 def test_never_joining_rank_times_out_naming_it():
@@ -81,3 +86,10 @@ def test_dead_rank_during_data_parallel_backward():
     assert "all_reduce failed on rank 0 of 2: rank 1 has exited" in value["message"], \
         value["message"]
     assert value["seconds"] < 10
+
+
+def test_stuck_rank_times_out():
+    (code, value, out), _ = run_ranks("stuck_peer", 2, timeout=60)
+    assert code == 0 and value is not None, out
+    assert "did not take part within the timeout of 2 s" in value["message"], value["message"]
+    assert 1.5 < value["seconds"] < 4

@@ -6,7 +6,9 @@
 Each process gets Paddle's launch environment: PADDLE_TRAINER_ID / PADDLE_GLOBAL_RANK (its global
 rank), PADDLE_TRAINERS_NUM / PADDLE_GLOBAL_SIZE, PADDLE_LOCAL_RANK, PADDLE_TRAINER_ENDPOINTS,
 PADDLE_CURRENT_ENDPOINT, PADDLE_MASTER (the store master: rank 0's endpoint), PADDLE_NNODES and
-FLAGS_selected_gpus (with --devices/--gpus). With --log_dir, process i writes
+FLAGS_selected_gpus (with --devices/--gpus: distinct ids, each an existing GPU where GPUs are
+visible, else the launch stops naming the local rank) and PADDLE_DISTRI_BACKEND (the user's, else
+auto with --devices, NCCL on GPUs, and gloo without). With --log_dir, process i writes
 <log_dir>/workerlog.i (without it, the console). When one process fails,
 the launcher stops the others and exits with its code.
 

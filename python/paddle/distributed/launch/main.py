@@ -42,6 +42,31 @@ def _local_addresses():
     return addresses
 
 
+def _visible_gpus():
+    from ...base import libpaddle
+    return libpaddle.get_cuda_device_count() if libpaddle.is_compiled_with_cuda() else 0
+
+
+def _check_devices(devices):
+    """Device ids are distinct non-negative integers and, where GPUs are visible, exist: a bad
+    one stops the launch naming the local rank it was meant for."""
+    for local, device in enumerate(devices):
+        if not device.strip().isdigit():
+            raise SystemExit(f"launch: --devices entry {local} (local rank {local}) must be a "
+                             f"non-negative device id, received '{device}'")
+        if devices.index(device) != local:
+            raise SystemExit(f"launch: --devices names device {device} for local ranks "
+                             f"{devices.index(device)} and {local}; each rank needs its own")
+    count = _visible_gpus()
+    if count == 0:
+        return  # CPU training (Gloo): the ids only label the processes
+    for local, device in enumerate(devices):
+        if int(device) >= count:
+            raise SystemExit(f"launch: local rank {local} was given device {device} (--devices "
+                             f"{','.join(devices)}), but this machine has {count} GPU(s), ids "
+                             f"0 to {count - 1}")
+
+
 def _plan(args):
     """(endpoints of all ranks, this node's first global rank, processes on this node, devices)"""
     devices = args.devices.split(",") if args.devices else None
@@ -51,6 +76,8 @@ def _plan(args):
     if devices is not None and len(devices) != nproc:
         raise SystemExit(f"launch: --devices names {len(devices)} devices for "
                          f"--nproc_per_node={nproc}")
+    if devices is not None:
+        _check_devices(devices)
     ips = args.ips.split(",") if args.ips else None
     if ips is None and args.nnodes not in (None, 1):
         raise SystemExit("launch: several nodes need --ips (every node's address)")
@@ -94,6 +121,10 @@ def launch(argv=None):
         env["PADDLE_JOB_ID"] = args.job_id
         if devices is not None:
             env["FLAGS_selected_gpus"] = devices[local]
+        # --devices means one GPU per process: NCCL where the GPUs are (auto), unless the user
+        # chose a backend; without it, CPU processes on Gloo.
+        env["PADDLE_DISTRI_BACKEND"] = os.environ.get("PADDLE_DISTRI_BACKEND") or (
+            "auto" if devices is not None else "gloo")
         command = [sys.executable, "-u", args.training_script] + args.training_script_args
         out = None
         if args.log_dir:
