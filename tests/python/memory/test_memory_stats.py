@@ -118,16 +118,22 @@ def test_missing_gpus_are_value_errors():
 @pytest.mark.skipif(paddle.device.cuda.device_count() == 0, reason="needs a GPU")
 def test_gpu_figures_are_exact():
     paddle.device.cuda.empty_cache()
-    allocated = paddle.device.cuda.memory_allocated(0)
-    x = paddle.zeros([1000], dtype="float32").cuda()  # 4000 bytes, rounded to 256
-    assert paddle.device.cuda.memory_allocated(0) == allocated + 4096
-    assert paddle.device.cuda.memory_reserved(0) >= paddle.device.cuda.memory_allocated(0)
-    assert paddle.device.cuda.max_memory_reserved("gpu:0") >= \
-        paddle.device.cuda.memory_reserved(0)
-    del x
-    assert paddle.device.cuda.memory_allocated(0) == allocated
-    with pytest.raises(MemoryError, match="Out of memory on Place\\(gpu:0\\)"):
-        paddle.empty([1 << 42], dtype="float32").cuda()
+    paddle.set_device("gpu:0")
+    try:
+        x = paddle.zeros([1000], dtype="float32")  # 4000 bytes, rounded up to 256
+        allocated = paddle.device.cuda.memory_allocated(0)
+        y = paddle.zeros([1000], dtype="float32")
+        assert paddle.device.cuda.memory_allocated(0) == allocated + 4096
+        assert paddle.device.cuda.memory_reserved(0) >= paddle.device.cuda.memory_allocated(0)
+        assert paddle.device.cuda.max_memory_reserved("gpu:0") >= \
+            paddle.device.cuda.memory_reserved(0)
+        del y
+        assert paddle.device.cuda.memory_allocated(0) == allocated
+        with pytest.raises(MemoryError, match="Out of memory on Place\\(gpu:0\\)"):
+            paddle.empty([1 << 42], dtype="float32")
+        del x
+    finally:
+        paddle.set_device("cpu")
 
 
 def test_allocation_after_an_out_of_memory_error_works():

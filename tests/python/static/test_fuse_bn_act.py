@@ -5,9 +5,16 @@ import collections
 
 import numpy as np
 import paddle
+import pytest
 from paddle import static
 
-paddle.enable_static()
+from static_testing import static_mode as _static_mode
+
+
+@pytest.fixture(autouse=True)
+def static_mode():
+    with _static_mode():
+        yield
 
 
 def _model(data_format="NHWC", extra_reader=False):
