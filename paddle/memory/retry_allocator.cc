@@ -35,13 +35,11 @@ Allocation* RetryAllocator::AllocateImpl(size_t size) {
     try {
       return underlying_->Allocate(size).release();
     } catch (const Error& e) {
-      if (e.code() != ErrorCode::kResourceExhausted ||
-          std::chrono::steady_clock::now() >= deadline) {
-        if (e.code() != ErrorCode::kResourceExhausted) throw;
-        PD_THROW(errors::ResourceExhausted(e.what(), " (still out of memory after waiting ",
-                                           retry_time_.count(),
-                                           " ms for other threads to free memory)"));
-      }
+      if (e.code() != ErrorCode::kResourceExhausted) throw;
+      PD_CHECK(
+          std::chrono::steady_clock::now() < deadline,
+          errors::ResourceExhausted(e.what(), " (still out of memory after waiting ",
+                                    retry_time_.count(), " ms for other threads to free memory)"));
     }
     freed_.wait_until(lock, deadline);
   }
