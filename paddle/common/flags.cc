@@ -20,7 +20,8 @@ void InitFromEnvironment() {
     if (value != nullptr) {
       PD_CHECK(!gflags::SetCommandLineOption(info.name.c_str(), value).empty(),
                errors::InvalidArgument("environment variable FLAGS_", info.name, "=", value,
-                                       " is not a valid ", info.type));
+                                       " is rejected: expected a ", info.type, " (",
+                                       info.description, ")"));
     }
   }
 }
@@ -33,9 +34,14 @@ bool Exists(const std::string& name) {
 void Set(const std::string& name, const std::string& value) {
   std::string bare = StripPrefix(name);
   PD_CHECK(Exists(bare), errors::NotFound("set_flags: flag 'FLAGS_", bare, "' does not exist"));
-  PD_CHECK(!gflags::SetCommandLineOption(bare.c_str(), value.c_str()).empty(),
-           errors::InvalidArgument("set_flags: value '", value, "' is not a valid ", TypeOf(bare),
-                                   " for FLAGS_", bare));
+  if (gflags::SetCommandLineOption(bare.c_str(), value.c_str()).empty()) {
+    // Either the text is not of the flag's type or the flag's validator refused the value; the
+    // description says which values it takes.
+    gflags::CommandLineFlagInfo info;
+    gflags::GetCommandLineFlagInfo(bare.c_str(), &info);
+    PD_THROW(errors::InvalidArgument("set_flags: FLAGS_", bare, " rejects '", value,
+                                     "': expected a ", info.type, " (", info.description, ")"));
+  }
 }
 
 std::string Get(const std::string& name) {

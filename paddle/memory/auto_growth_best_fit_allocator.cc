@@ -96,4 +96,9 @@ size_t AutoGrowthBestFitAllocator::CachedBytes() const {
   return pool_.chunk_bytes();
 }
 
+size_t AutoGrowthBestFitAllocator::LargestFreeBlock() const {
+  std::lock_guard<SpinLock> guard(lock_);
+  return pool_.largest_free_block();
+}
+
 }  // namespace paddle::memory

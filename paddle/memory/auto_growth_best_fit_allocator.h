@@ -32,6 +32,7 @@ class AutoGrowthBestFitAllocator : public Allocator {
   size_t NumFreeBlocks() const;
   size_t FreeBytes() const;
   size_t CachedBytes() const;
+  size_t LargestFreeBlock() const;
 
  protected:
   // The allocation's size is the request rounded up to the alignment.

@@ -83,4 +83,9 @@ size_t BestFitAllocator::CachedBytes() const {
   return pool_.chunk_bytes();
 }
 
+size_t BestFitAllocator::LargestFreeBlock() const {
+  std::lock_guard<SpinLock> guard(lock_);
+  return pool_.largest_free_block();
+}
+
 }  // namespace paddle::memory

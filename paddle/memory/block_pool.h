@@ -84,6 +84,10 @@ class BlockPool {
   // Bytes in free blocks, and bytes held in chunks (free or not).
   size_t free_bytes() const { return free_bytes_; }
   size_t chunk_bytes() const { return chunk_bytes_; }
+  // The largest request Take() can serve without a new chunk.
+  size_t largest_free_block() const {
+    return free_blocks_.empty() ? 0 : (*free_blocks_.rbegin())->size();
+  }
 
  private:
   static bool IsIdle(const Chunk& chunk) {

@@ -142,7 +142,50 @@ class CUDAPinnedAllocator : public Allocator {
   }
 };
 
+// Events that only order work (no timing, the cheapest kind), created on `device`.
+class CUDAStreamEvents : public StreamEvents {
+ public:
+  explicit CUDAStreamEvents(int device) : device_(device) {}
+
+  Event Record(StreamHandle stream) override {
+    DeviceGuard guard(device_);
+    CheckCuda(guard.status(), device_, "cudaSetDevice");
+    cudaEvent_t event = nullptr;
+    CheckCuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), device_,
+              "cudaEventCreateWithFlags");
+    cudaError_t status = cudaEventRecord(event, static_cast<cudaStream_t>(stream));
+    if (status != cudaSuccess) cudaEventDestroy(event);
+    CheckCuda(status, device_, "cudaEventRecord");
+    return event;
+  }
+
+  bool Done(Event event) override {
+    cudaError_t status = cudaEventQuery(static_cast<cudaEvent_t>(event));
+    if (status == cudaErrorNotReady) {
+      cudaGetLastError();  // not an error: the work is still running
+      return false;
+    }
+    CheckCuda(status, device_, "cudaEventQuery");
+    return true;
+  }
+
+  void Wait(Event event) override {
+    CheckCuda(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), device_,
+              "cudaEventSynchronize");
+  }
+
+  void Destroy(Event event) override { cudaEventDestroy(static_cast<cudaEvent_t>(event)); }
+
+ private:
+  int device_;
+};
+
 }  // namespace
+
+std::shared_ptr<StreamEvents> CreateCUDAStreamEvents(int device) {
+  CheckDevice(device);
+  return std::make_shared<CUDAStreamEvents>(device);
+}
 
 std::shared_ptr<Allocator> CreateCUDAAllocator(int device) {
   CheckDevice(device);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "paddle/memory/allocator.h"
+#include "paddle/memory/stream_safe_allocator.h"
 
 namespace paddle::memory {
 
@@ -17,6 +18,8 @@ std::shared_ptr<Allocator> CreateCUDAAllocator(int device);
 std::shared_ptr<Allocator> CreatePinnedAllocator();
 // The number of visible GPUs; 0 when there is no driver or no device, and in a build without CUDA.
 int GetGPUDeviceCount();
+// CUDA events for the stream-safe allocator of `device`'s chain.
+std::shared_ptr<StreamEvents> CreateCUDAStreamEvents(int device);
 // Free and total memory of `device` in bytes (cudaMemGetInfo).
 void GetGPUMemoryInfo(int device, size_t* free_bytes, size_t* total_bytes);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "paddle/memory/best_fit_allocator.h"
 #include "paddle/memory/cpu_allocator.h"
 #include "paddle/memory/device_allocators.h"
+#include "paddle/memory/retry_allocator.h"
 #include "paddle/memory/stat_allocator.h"
 
 DEFINE_string(allocator_strategy, "auto_growth",
@@ -28,10 +30,11 @@ DEFINE_bool(free_idle_chunk, false,
             "auto_growth: give a chunk back to the system as soon as it is entirely free, "
             "instead of caching it.");
 DEFINE_uint64(initial_cpu_memory_in_mb, 500,
-              "naive_best_fit: chunk size on the CPU in MiB, capped at 1/32 of physical memory.");
+              "naive_best_fit: chunk size on the CPU in MiB (positive), capped at 1/32 of "
+              "physical memory.");
 DEFINE_double(fraction_of_gpu_memory_to_use, 0.92,
-              "naive_best_fit: size of a GPU chunk as a fraction of the available GPU memory "
-              "(free memory less 5% kept for the CUDA runtime and libraries).");
+              "naive_best_fit: size of a GPU chunk as a fraction in (0, 1] of the available GPU "
+              "memory (free memory less 5% kept for the CUDA runtime and libraries).");
 DEFINE_uint64(initial_gpu_memory_in_mb, 0,
               "naive_best_fit: size of the first GPU chunk in MiB (0: use "
               "fraction_of_gpu_memory_to_use).");
@@ -40,6 +43,21 @@ DEFINE_uint64(reallocate_gpu_memory_in_mb, 0,
               "fraction_of_gpu_memory_to_use).");
 DEFINE_uint64(gpu_memory_limit_mb, 0,
               "Most memory this process takes from one GPU, in MiB (0: no limit).");
+DEFINE_int64(gpu_allocator_retry_time, 10000,
+             "How long, in milliseconds, a GPU allocation that finds the device out of memory "
+             "waits for other threads to free memory before it fails (0 or less: no waiting).");
+
+namespace {
+// set_flags and FLAGS_<name> environment variables reject what no chain could be built from.
+bool ValidateStrategy(const char*, const std::string& value) {
+  return value == "auto_growth" || value == "naive_best_fit";
+}
+bool ValidateFraction(const char*, double value) { return value > 0 && value <= 1; }
+bool ValidatePositive(const char*, uint64_t value) { return value > 0; }
+}  // namespace
+DEFINE_validator(allocator_strategy, &ValidateStrategy);
+DEFINE_validator(fraction_of_gpu_memory_to_use, &ValidateFraction);
+DEFINE_validator(initial_cpu_memory_in_mb, &ValidatePositive);
 
 namespace paddle::memory {
 
@@ -63,15 +81,27 @@ Strategy StrategyFromFlag() {
                               FLAGS_allocator_strategy, "'"));
 }
 
+// The strategy allocator and what the chain asks it for besides memory.
+struct StrategyParts {
+  std::shared_ptr<Allocator> allocator;
+  std::function<size_t()> largest_free_block;
+};
+
+template <typename StrategyAllocator>
+StrategyParts MakeParts(std::shared_ptr<StrategyAllocator> allocator) {
+  StrategyAllocator* raw = allocator.get();
+  return {std::move(allocator), [raw] { return raw->LargestFreeBlock(); }};
+}
+
 // CPU and pinned memory: blocks aligned like the CPU system allocator's memory.
-std::shared_ptr<Allocator> CreateHostStrategy(std::shared_ptr<Allocator> system, Strategy strategy,
-                                              size_t (*best_fit_chunk_size)()) {
+StrategyParts CreateHostStrategy(std::shared_ptr<Allocator> system, Strategy strategy,
+                                 size_t (*best_fit_chunk_size)()) {
   if (strategy == Strategy::kAutoGrowth) {
-    return std::make_shared<AutoGrowthBestFitAllocator>(
-        std::move(system), CPUAllocator::kDefaultAlignment, kHostChunkSize, FLAGS_free_idle_chunk);
+    return MakeParts(std::make_shared<AutoGrowthBestFitAllocator>(
+        std::move(system), CPUAllocator::kDefaultAlignment, kHostChunkSize, FLAGS_free_idle_chunk));
   }
-  return std::make_shared<BestFitAllocator>(std::move(system), best_fit_chunk_size(),
-                                            CPUAllocator::kDefaultAlignment);
+  return MakeParts(std::make_shared<BestFitAllocator>(std::move(system), best_fit_chunk_size(),
+                                                      CPUAllocator::kDefaultAlignment));
 }
 
 // Paddle's chunk size rule for the CPU: FLAGS_initial_cpu_memory_in_mb, at most 1/32 of the
@@ -91,12 +121,11 @@ size_t PinnedBestFitChunkSize() {
   return std::max<size_t>(TotalHostMemory() / 512, kHostChunkSize);
 }
 
-std::shared_ptr<Allocator> CreateGPUStrategy(int device, Strategy strategy) {
-  std::shared_ptr<Allocator> system = CreateCUDAAllocator(device);
+StrategyParts CreateGPUStrategy(std::shared_ptr<Allocator> system, int device, Strategy strategy) {
   if (strategy == Strategy::kAutoGrowth) {
-    return std::make_shared<AutoGrowthBestFitAllocator>(std::move(system), kGPUAlignment,
-                                                        FLAGS_auto_growth_chunk_size_in_mb * kMiB,
-                                                        FLAGS_free_idle_chunk);
+    return MakeParts(std::make_shared<AutoGrowthBestFitAllocator>(
+        std::move(system), kGPUAlignment, FLAGS_auto_growth_chunk_size_in_mb * kMiB,
+        FLAGS_free_idle_chunk));
   }
   size_t first = FLAGS_initial_gpu_memory_in_mb * kMiB;
   size_t later = FLAGS_reallocate_gpu_memory_in_mb * kMiB;
@@ -118,16 +147,31 @@ std::shared_ptr<Allocator> CreateGPUStrategy(int device, Strategy strategy) {
     if (first == 0) first = by_fraction;
     if (later == 0) later = by_fraction;
   }
-  return std::make_shared<BestFitAllocator>(std::move(system), first, kGPUAlignment, later);
+  return MakeParts(
+      std::make_shared<BestFitAllocator>(std::move(system), first, kGPUAlignment, later));
+}
+
+// Free memory of the device behind `place`, or -1 when it cannot be asked.
+int64_t DeviceFreeBytes(const Place& place) {
+  if (place.type() == AllocationType::GPU) {
+    try {
+      size_t free_bytes = 0, total_bytes = 0;
+      GetGPUMemoryInfo(place.device(), &free_bytes, &total_bytes);
+      return static_cast<int64_t>(free_bytes);
+    } catch (const Error&) {
+      return -1;
+    }
+  }
+  return static_cast<int64_t>(AvailableHostMemory());
 }
 
 // The chains Alloc uses, one slot per place (CPU, pinned, then each GPU), read without a lock
 // once built.
 class Facade {
  public:
-  StatAllocator* Get(const Place& place) {
-    std::atomic<StatAllocator*>& slot = chains_[Slot(place)];
-    StatAllocator* chain = slot.load(std::memory_order_acquire);
+  AllocatorChain* Get(const Place& place) {
+    std::atomic<AllocatorChain*>& slot = chains_[Slot(place)];
+    AllocatorChain* chain = slot.load(std::memory_order_acquire);
     if (chain != nullptr) return chain;
     std::lock_guard<std::mutex> guard(mutex_);
     chain = slot.load(std::memory_order_relaxed);
@@ -140,7 +184,7 @@ class Facade {
   }
 
   // nullptr until the place's first allocation.
-  StatAllocator* Find(const Place& place) const {
+  AllocatorChain* Find(const Place& place) const {
     return chains_[Slot(place)].load(std::memory_order_acquire);
   }
 
@@ -163,9 +207,9 @@ class Facade {
     PD_THROW(errors::InvalidArgument("cannot allocate memory on an undefined place"));
   }
 
-  std::array<std::atomic<StatAllocator*>, 2 + kMaxGPUs> chains_{};
+  std::array<std::atomic<AllocatorChain*>, 2 + kMaxGPUs> chains_{};
   std::mutex mutex_;
-  std::vector<std::shared_ptr<StatAllocator>> owned_;
+  std::vector<std::unique_ptr<AllocatorChain>> owned_;
 };
 
 Facade& GetFacade() {
@@ -177,23 +221,53 @@ Facade& GetFacade() {
 
 }  // namespace
 
-std::shared_ptr<StatAllocator> CreateAllocatorChain(const Place& place) {
+AllocationPtr AllocatorChain::Allocate(size_t size) {
+  try {
+    return allocated->Allocate(size);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::kResourceExhausted) throw;
+    PD_THROW(errors::ResourceExhausted(
+        "Out of memory on ", place.ToString(), ": cannot allocate ", size, " bytes; ",
+        allocated->Current(), " bytes are allocated and ", reserved->Current(),
+        " bytes reserved by the allocator, the largest free block in its cache is ",
+        largest_free_block(), " bytes, and the device has ", DeviceFreeBytes(place),
+        " bytes free. Cause: ", e.what()));
+  }
+}
+
+std::unique_ptr<AllocatorChain> CreateAllocatorChain(const Place& place) {
   Strategy strategy = StrategyFromFlag();
-  std::shared_ptr<Allocator> chain;
+  auto chain = std::make_unique<AllocatorChain>();
+  chain->place = place;
+  StrategyParts parts;
   switch (place.type()) {
     case AllocationType::CPU:
-      chain = CreateHostStrategy(std::make_shared<CPUAllocator>(), strategy, CPUBestFitChunkSize);
+      chain->reserved = std::make_shared<StatAllocator>(std::make_shared<CPUAllocator>());
+      parts = CreateHostStrategy(chain->reserved, strategy, CPUBestFitChunkSize);
       break;
     case AllocationType::GPUPINNED:
-      chain = CreateHostStrategy(CreatePinnedAllocator(), strategy, PinnedBestFitChunkSize);
+      chain->reserved = std::make_shared<StatAllocator>(CreatePinnedAllocator());
+      parts = CreateHostStrategy(chain->reserved, strategy, PinnedBestFitChunkSize);
       break;
-    case AllocationType::GPU:
-      chain = CreateGPUStrategy(place.device(), strategy);
+    case AllocationType::GPU: {
+      chain->reserved = std::make_shared<StatAllocator>(CreateCUDAAllocator(place.device()));
+      parts = CreateGPUStrategy(chain->reserved, place.device(), strategy);
+      // Kernels run on the legacy default stream (GPUContext); other streams record their use.
+      chain->stream_safe = std::make_shared<StreamSafeAllocator>(
+          parts.allocator, /*stream=*/nullptr, CreateCUDAStreamEvents(place.device()));
+      parts.allocator = chain->stream_safe;
+      if (FLAGS_gpu_allocator_retry_time > 0) {
+        parts.allocator = std::make_shared<RetryAllocator>(
+            std::move(parts.allocator), std::chrono::milliseconds(FLAGS_gpu_allocator_retry_time));
+      }
       break;
+    }
     case AllocationType::UNDEFINED:
       PD_THROW(errors::InvalidArgument("cannot allocate memory on an undefined place"));
   }
-  return std::make_shared<StatAllocator>(std::move(chain));
+  chain->allocated = std::make_shared<StatAllocator>(std::move(parts.allocator));
+  chain->largest_free_block = std::move(parts.largest_free_block);
+  return chain;
 }
 
 std::shared_ptr<Allocation> Alloc(const Place& place, size_t size) {
@@ -205,23 +279,45 @@ AllocationPtr AllocUnique(const Place& place, size_t size) {
 }
 
 int64_t StatCurrent(const Place& place) {
-  StatAllocator* chain = GetFacade().Find(place);
-  return chain == nullptr ? 0 : chain->Current();
+  AllocatorChain* chain = GetFacade().Find(place);
+  return chain == nullptr ? 0 : chain->allocated->Current();
 }
 
 int64_t StatPeak(const Place& place) {
-  StatAllocator* chain = GetFacade().Find(place);
-  return chain == nullptr ? 0 : chain->Peak();
+  AllocatorChain* chain = GetFacade().Find(place);
+  return chain == nullptr ? 0 : chain->allocated->Peak();
 }
 
 void ResetPeak(const Place& place) {
-  StatAllocator* chain = GetFacade().Find(place);
-  if (chain != nullptr) chain->ResetPeak();
+  AllocatorChain* chain = GetFacade().Find(place);
+  if (chain != nullptr) chain->allocated->ResetPeak();
+}
+
+int64_t ReservedCurrent(const Place& place) {
+  AllocatorChain* chain = GetFacade().Find(place);
+  return chain == nullptr ? 0 : chain->reserved->Current();
+}
+
+int64_t ReservedPeak(const Place& place) {
+  AllocatorChain* chain = GetFacade().Find(place);
+  return chain == nullptr ? 0 : chain->reserved->Peak();
+}
+
+void ResetReservedPeak(const Place& place) {
+  AllocatorChain* chain = GetFacade().Find(place);
+  if (chain != nullptr) chain->reserved->ResetPeak();
 }
 
 uint64_t Release(const Place& place) {
-  StatAllocator* chain = GetFacade().Find(place);
-  return chain == nullptr ? 0 : chain->Release(place);
+  AllocatorChain* chain = GetFacade().Find(place);
+  return chain == nullptr ? 0 : chain->allocated->Release(place);
+}
+
+void RecordStream(const Allocation& allocation, StreamHandle stream) {
+  AllocatorChain* chain = GetFacade().Find(allocation.place());
+  if (chain != nullptr && chain->stream_safe != nullptr) {
+    chain->stream_safe->RecordStream(&allocation, stream);
+  }
 }
 
 }  // namespace paddle::memory

@@ -15,6 +15,11 @@ std::shared_ptr<Allocator> CreatePinnedAllocator() {
       "cannot allocate memory on Place(gpu_pinned): paddle was built without CUDA"));
 }
 
+std::shared_ptr<StreamEvents> CreateCUDAStreamEvents(int device) {
+  PD_THROW(errors::Unimplemented("cannot use the streams of Place(gpu:", device,
+                                 "): paddle was built without CUDA"));
+}
+
 int GetGPUDeviceCount() { return 0; }
 
 void GetGPUMemoryInfo(int device, size_t*, size_t*) {

@@ -1,8 +1,8 @@
-// The top of every allocator chain: counts the bytes handed out to callers, i.e. each
-// allocation's size() as the strategy below returns it (the request rounded up to the strategy's
-// alignment: 64 bytes on the CPU, 256 on a GPU; a pass-through allocation of the best-fit
-// strategy counts at the size the system allocator reports). Cached but unused memory is not
-// counted.
+// Counts the bytes of the allocations passing through it, each at its size(). Every allocator
+// chain has two: at the top it counts the bytes handed out to callers (the request rounded up to
+// the strategy's alignment: 64 bytes on the CPU, 256 on a GPU; a pass-through allocation of the
+// best-fit strategy counts at the size the system allocator reports), and between the strategy
+// and the system allocator it counts the bytes reserved from the system.
 #pragma once
 
 #include <atomic>

@@ -44,6 +44,12 @@ void BindRuntime(py::module_& m) {
         [](py::object place) { return memory::StatPeak(PlaceFromPy(place)); });
   m.def("_reset_max_memory_allocated",
         [](py::object place) { memory::ResetPeak(PlaceFromPy(place)); });
+  m.def("_memory_reserved",
+        [](py::object place) { return memory::ReservedCurrent(PlaceFromPy(place)); });
+  m.def("_max_memory_reserved",
+        [](py::object place) { return memory::ReservedPeak(PlaceFromPy(place)); });
+  m.def("_reset_max_memory_reserved",
+        [](py::object place) { memory::ResetReservedPeak(PlaceFromPy(place)); });
   m.def("_onednn_info", []() {
     funcs::onednn::LibraryInfo info = funcs::onednn::Info();
     py::dict d;

@@ -1702,3 +1702,4 @@ from op_db_optim import OPTIM_OPS; OP_DB += OPTIM_OPS  # noqa: E402,E702
 from op_db_compiled import COMPILED_OPS; OP_DB += COMPILED_OPS  # noqa: E402,E702
 from op_db_tier1 import TIER1_OPS; OP_DB += TIER1_OPS  # noqa: E402,E702
 from op_db_eig import EIG_OPS; OP_DB += EIG_OPS  # noqa: E402,E702
+from op_db_mem import MEM_OPS; OP_DB += MEM_OPS  # noqa: E402,E702

@@ -291,6 +291,44 @@ void BatchNormGradKernel(const Context& ctx, const DenseTensor& x, const DenseTe
   });
 }
 
+// fused_batch_norm_act: batch_norm in training mode over channel-last x, then relu over out in
+// place (act_type is checked by the op's InferMeta).
+template <typename T, typename Context>
+void FusedBatchNormActKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& scale,
+                             const DenseTensor& bias, const DenseTensor& mean,
+                             const DenseTensor& variance, float momentum, float epsilon,
+                             const std::string& act_type, DenseTensor* out, DenseTensor* mean_out,
+                             DenseTensor* variance_out, DenseTensor* saved_mean,
+                             DenseTensor* saved_variance, DenseTensor* reserve_space) {
+  BatchNormKernel<T, Context>(ctx, x, mean, variance, &scale, &bias, /*is_test=*/false, momentum,
+                              epsilon, "NHWC", /*use_global_stats=*/false,
+                              /*trainable_statistics=*/false, out, mean_out, variance_out,
+                              saved_mean, saved_variance, reserve_space);
+  T* y = out->data<T>();
+  const int64_t n = out->numel();
+  for (int64_t i = 0; i < n; ++i) y[i] = y[i] > T(0) ? y[i] : T(0);
+}
+
+// relu's gradient (out_grad where out > 0) into x_grad's buffer, then batch_norm's gradient
+// reads it there and overwrites it with x's gradient.
+template <typename T, typename Context>
+void FusedBatchNormActGradKernel(const Context& ctx, const DenseTensor& x, const DenseTensor& scale,
+                                 const DenseTensor& bias, const DenseTensor& out,
+                                 const DenseTensor& saved_mean, const DenseTensor& saved_variance,
+                                 const DenseTensor& reserve_space, const DenseTensor& out_grad,
+                                 float momentum, float epsilon, const std::string& act_type,
+                                 DenseTensor* x_grad, DenseTensor* scale_grad,
+                                 DenseTensor* bias_grad) {
+  DenseTensor masked(TensorMeta{out_grad.dims(), out_grad.dtype()});
+  T* dy = ctx.template Alloc<T>(&masked);
+  const T* y = out.data<T>();
+  const T* g = out_grad.data<T>();
+  const int64_t n = out_grad.numel();
+  for (int64_t i = 0; i < n; ++i) dy[i] = y[i] > T(0) ? g[i] : T(0);
+  BatchNormGradKernel<T, Context>(ctx, x, &scale, saved_mean, saved_variance, masked, "NHWC",
+                                  /*use_global_stats=*/false, x_grad, scale_grad, bias_grad);
+}
+
 }  // namespace paddle
 
 // CPU group_norm and instance_norm (group_norm with one channel per group) and their fused

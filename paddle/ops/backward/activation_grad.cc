@@ -191,11 +191,18 @@ void scale_grad(const Tensor& out_grad, const Scalar& scale_value, Tensor* x_gra
   if (x_grad) *x_grad = scale(out_grad, scale_value);
 }
 
-void clip_grad(const Tensor& x, const Tensor& out_grad, const Scalar& min, const Scalar& max,
-               Tensor* x_grad) {
+// The gradient passes where min <= x <= max (as in Paddle). After clip_ (Note [In-place
+// activations]) x holds out, which lies in [min, max] everywhere: out strictly inside tells
+// where x was, and at a bound x is taken to have been beyond it (it was, unless it sat exactly
+// on the bound).
+void clip_grad(const Tensor& x, const Tensor& out, const Tensor& out_grad, const Scalar& min,
+               const Scalar& max, Tensor* x_grad) {
   if (!x_grad) return;
-  Tensor inside = logical_and(greater_equal(x, ScalarLike(x, min.to<double>())),
-                              less_equal(x, ScalarLike(x, max.to<double>())));
+  const Tensor lo = ScalarLike(x, min.to<double>());
+  const Tensor hi = ScalarLike(x, max.to<double>());
+  Tensor inside = x.dense().SharesBufferWith(out.dense())
+                      ? logical_and(greater_than(out, lo), less_than(out, hi))
+                      : logical_and(greater_equal(x, lo), less_equal(x, hi));
   *x_grad = MaskedGrad(inside, out_grad);
 }
 

@@ -13,6 +13,7 @@
 #include "paddle/ops/generated/api/add.h"
 #include "paddle/ops/generated/api/batch_norm_grad.h"
 #include "paddle/ops/generated/api/cast.h"
+#include "paddle/ops/generated/api/fused_batch_norm_act_grad.h"
 #include "paddle/ops/generated/api/group_norm_grad.h"
 #include "paddle/ops/generated/api/instance_norm_grad.h"
 #include "paddle/ops/generated/api/lrn_grad.h"
@@ -57,6 +58,20 @@ void sync_batch_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& sa
                           Tensor* bias_grad) {
   batch_norm_grad(x, scale, saved_mean, saved_variance, out_grad, data_format, is_test,
                   use_global_stats, trainable_statistics, x_grad, scale_grad, bias_grad);
+}
+
+void fused_batch_norm_act_grad(const Tensor& x, const Tensor& scale, const Tensor& bias,
+                               const Tensor& out, const Tensor& saved_mean,
+                               const Tensor& saved_variance, const Tensor& reserve_space,
+                               const Tensor& out_grad, float momentum, float epsilon,
+                               const std::string& act_type, Tensor* x_grad, Tensor* scale_grad,
+                               Tensor* bias_grad) {
+  auto [dx, dscale, dbias] =
+      ops::fused_batch_norm_act_grad(x, scale, bias, out, saved_mean, saved_variance, reserve_space,
+                                     out_grad, momentum, epsilon, act_type);
+  if (x_grad) *x_grad = dx;
+  if (scale_grad) *scale_grad = dscale;
+  if (bias_grad) *bias_grad = dbias;
 }
 
 void group_norm_grad(const Tensor& x, const Tensor& scale, const Tensor& mean,

@@ -82,4 +82,58 @@ void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
   *bias_grad = *scale_grad;
 }
 
+namespace {
+
+void CheckFusedBatchNormAct(const TensorMeta& x, const std::string& act_type, const char* op) {
+  PD_CHECK(act_type == "relu",
+           errors::InvalidArgument(op, ": argument 'act_type' must be \"relu\", received \"",
+                                   act_type, "\""));
+  PD_CHECK(IsFloating(x.dtype),
+           errors::InvalidArgument(op, ": argument 'x' must be floating-point, received ",
+                                   DataTypeName(x.dtype)));
+  PD_CHECK(x.dims.size() >= 2 && x.dims.size() <= 5,
+           errors::InvalidArgument(op,
+                                   ": argument 'x' must be 2-D to 5-D with the channels last, "
+                                   "received shape ",
+                                   x.dims.ToString()));
+}
+
+}  // namespace
+
+void FusedBatchNormActInferMeta(const TensorMeta& x, const TensorMeta& scale,
+                                const TensorMeta& bias, const TensorMeta& mean,
+                                const TensorMeta& variance, float momentum, float epsilon,
+                                const std::string& act_type, TensorMeta* out, TensorMeta* mean_out,
+                                TensorMeta* variance_out, TensorMeta* saved_mean,
+                                TensorMeta* saved_variance, TensorMeta* reserve_space) {
+  constexpr const char* kOp = "fused_batch_norm_act";
+  CheckFusedBatchNormAct(x, act_type, kOp);
+  const int64_t channels = x.dims[x.dims.size() - 1];
+  CheckPerChannel(&scale, "scale", x, channels, kOp);
+  CheckPerChannel(&bias, "bias", x, channels, kOp);
+  CheckPerChannel(&mean, "mean", x, channels, kOp);
+  CheckPerChannel(&variance, "variance", x, channels, kOp);
+  BatchNormInferMeta(x, mean, variance, &scale, &bias, "NHWC", out, mean_out, variance_out,
+                     saved_mean, saved_variance, reserve_space);
+}
+
+void FusedBatchNormActGradInferMeta(const TensorMeta& x, const TensorMeta& scale,
+                                    const TensorMeta& bias, const TensorMeta& out,
+                                    const TensorMeta& saved_mean, const TensorMeta& saved_variance,
+                                    const TensorMeta& reserve_space, const TensorMeta& out_grad,
+                                    float momentum, float epsilon, const std::string& act_type,
+                                    TensorMeta* x_grad, TensorMeta* scale_grad,
+                                    TensorMeta* bias_grad) {
+  constexpr const char* kOp = "fused_batch_norm_act_grad";
+  CheckFusedBatchNormAct(x, act_type, kOp);
+  const int64_t channels = x.dims[x.dims.size() - 1];
+  CheckPerChannel(&scale, "scale", x, channels, kOp);
+  CheckPerChannel(&bias, "bias", x, channels, kOp);
+  PD_CHECK(ShapesAgree(out.dims, x.dims),
+           errors::InvalidArgument(kOp, ": argument 'out' must have the shape ", x.dims.ToString(),
+                                   " of 'x', received ", out.dims.ToString()));
+  BatchNormGradInferMeta(x, &scale, saved_mean, saved_variance, out_grad, "NHWC", false, x_grad,
+                         scale_grad, bias_grad);
+}
+
 }  // namespace paddle

@@ -25,4 +25,21 @@ void BatchNormGradInferMeta(const TensorMeta& x, const TensorMeta* scale,
                             bool use_global_stats, TensorMeta* x_grad, TensorMeta* scale_grad,
                             TensorMeta* bias_grad);
 
+// batch_norm's meta with the channels on x's last axis (NHWC); act_type must be "relu".
+void FusedBatchNormActInferMeta(const TensorMeta& x, const TensorMeta& scale,
+                                const TensorMeta& bias, const TensorMeta& mean,
+                                const TensorMeta& variance, float momentum, float epsilon,
+                                const std::string& act_type, TensorMeta* out, TensorMeta* mean_out,
+                                TensorMeta* variance_out, TensorMeta* saved_mean,
+                                TensorMeta* saved_variance, TensorMeta* reserve_space);
+
+// x_grad takes x's meta; out and out_grad have x's shape; scale_grad and bias_grad scale's.
+void FusedBatchNormActGradInferMeta(const TensorMeta& x, const TensorMeta& scale,
+                                    const TensorMeta& bias, const TensorMeta& out,
+                                    const TensorMeta& saved_mean, const TensorMeta& saved_variance,
+                                    const TensorMeta& reserve_space, const TensorMeta& out_grad,
+                                    float momentum, float epsilon, const std::string& act_type,
+                                    TensorMeta* x_grad, TensorMeta* scale_grad,
+                                    TensorMeta* bias_grad);
+
 }  // namespace paddle

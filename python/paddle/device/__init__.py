@@ -1,7 +1,11 @@
 """Device selection: paddle.set_device / get_device and CUDA queries."""
 from ..base import libpaddle
+from . import memory as _memory
+from .memory import (empty_cache, max_memory_allocated, max_memory_reserved,  # noqa: F401
+                     memory_allocated, memory_reserved, reset_max_memory_allocated,
+                     reset_max_memory_reserved, reset_peak_memory_stats)
 
-__all__ = ["set_device", "get_device", "is_compiled_with_cuda", "cuda"]
+__all__ = ["set_device", "get_device", "is_compiled_with_cuda", "cuda"] + _memory.__all__
 
 
 def is_compiled_with_cuda():

@@ -10,6 +10,11 @@
   fused_elemwise_add_activation_grad where they chain through a gradient nothing else reads
   (as Paddle's fuse_elewise_add_act_pass). The intermediate result (x + y, or act(y)) is still
   written where an op left unfused reads it.
+- fuse_bn_act_ops: a training batch_norm over channel-last input followed by relu becomes one
+  fused_batch_norm_act, and their grad ops (relu_grad, then batch_norm_grad, chained through a
+  gradient nothing else reads) one fused_batch_norm_act_grad, as Paddle's fuse_bn_act_pass
+  (which runs on cuDNN only; here the CPU kernels run it). batch_norm's pre-activation output
+  is no longer written, so a pair whose output another op reads stays unfused.
 - debug_graphviz_path: the program graph as Graphviz files, `<path>_original_graph.dot` before
   the passes and `<path>_fused_graph.dot` after them (Paddle writes its graph_viz_pass files
   with these suffixes).
@@ -27,6 +32,8 @@ def apply_build_passes(program, strategy):
     path = strategy.debug_graphviz_path
     if path:
         write_graphviz(compiled, path + "_original_graph.dot")
+    if strategy.fuse_bn_act_ops:
+        _fuse_bn_act(compiled.global_block())
     if strategy.fuse_elewise_add_act_ops:
         _fuse_elewise_add_act(compiled.global_block())
     if strategy.fuse_all_optimizer_ops:
@@ -382,3 +389,102 @@ def _backward_match(block, plan):
     inputs = {"X": [plan["x"]], "Y": [plan["y"]], "Out": [plan["out"]], "Out@GRAD": [out_grad]}
     return (first, second, ([first, second], second, "fused_elemwise_add_activation_grad",
                             inputs, outputs, _fused_attrs(plan, False, act_grad)))
+
+
+# ------------------------------------------------------------------------ fuse_bn_act_ops
+
+def _fusible_batch_norm(block, op):
+    """A training batch_norm over channel-last float32/float64 x with scale and bias: what
+    fused_batch_norm_act computes (Paddle's fused op has no layout attribute; its channels are
+    last)."""
+    if op.type != "batch_norm" or _attr(op, "data_layout") not in ("NHWC", "NLC", "NDHWC", "NC"):
+        return False
+    if _attr(op, "is_test") or _attr(op, "use_global_stats") or _attr(op, "trainable_statistics"):
+        return False
+    slots = ("X", "Scale", "Bias", "Mean", "Variance")
+    if any(_single(op, slot) is None for slot in slots) or _single(op, "Y", True) is None:
+        return False
+    x = block._find_var_recursive(_single(op, "X"))
+    return x is not None and convert_dtype(x.dtype).name in ("float32", "float64")
+
+
+def _bn_act_backward(ops, bn_index, relu_index):
+    """(relu_grad index, batch_norm_grad index) of the pair, chained through the gradient of
+    batch_norm's output and read by nothing else; None when the backward is not that pair."""
+    bn, relu = ops[bn_index], ops[relu_index]
+    out = _single(relu, "Out", True)
+    relu_grads = [i for i, op in enumerate(ops) if op.type == "relu_grad" and
+                  _single(op, "Out") == out and _single(op, "Out@GRAD") == out + "@GRAD"]
+    if len(relu_grads) != 1:
+        return None
+    link = _single(ops[relu_grads[0]], "X@GRAD", True)
+    if link is None:
+        return None
+    bn_grads = _readers(ops, link)
+    if len(bn_grads) != 1 or ops[bn_grads[0]].type != "batch_norm_grad":
+        return None
+    bn_grad = ops[bn_grads[0]]
+    if _single(bn_grad, "Y@GRAD") != link or _single(bn_grad, "X") != _single(bn, "X"):
+        return None
+    return relu_grads[0], bn_grads[0]
+
+
+def _fuse_bn_act(block):
+    """batch_norm + relu, and relu_grad + batch_norm_grad, into fused_batch_norm_act(_grad)."""
+    ops = block.ops
+    rewrites = []  # (ops to remove, the op to insert after, type, inputs, outputs, attrs)
+    for i, bn in enumerate(ops):
+        if not _fusible_batch_norm(block, bn):
+            continue
+        y = _single(bn, "Y", True)
+        readers = _readers(ops, y)
+        relus = [j for j in readers if ops[j].type == "relu" and j > i]
+        if len(relus) != 1 or _single(ops[relus[0]], "Out", True) is None:
+            continue
+        j = relus[0]
+        out = _single(ops[j], "Out", True)
+        backward = _bn_act_backward(ops, i, j)
+        grad_ops = set(backward or ())
+        # batch_norm's own output disappears: only the pair and its grad ops may read it.
+        if any(k != j and k not in grad_ops for k in readers):
+            continue
+        if not _untouched_between(ops, i, j, written={y, out}, read={out}):
+            continue
+        inputs = {slot: [_single(bn, slot)] for slot in ("X", "Scale", "Bias", "Mean", "Variance")}
+        outputs = {slot: bn.output(slot) for slot in
+                   ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace")}
+        outputs["Y"] = [out]
+        attrs = {"momentum": _attr(bn, "momentum"), "epsilon": _attr(bn, "epsilon"),
+                 "act_type": "relu"}
+        if bn.has_attr("op_role"):
+            attrs["op_role"] = bn.attr("op_role")
+        if backward is not None:
+            relu_grad, bn_grad_index = backward
+            bn_grad = ops[bn_grad_index]
+            grads = {slot: bn_grad.output(slot) if slot in bn_grad.output_names else []
+                     for slot in ("X@GRAD", "Scale@GRAD", "Bias@GRAD")}
+            written = {out, out + "@GRAD"} | {n for slot in inputs.values() for n in slot}
+            if not _untouched_between(ops, relu_grad, bn_grad_index, written=written,
+                                      read={n for names in grads.values() for n in names}):
+                continue
+            grad_inputs = dict(inputs)
+            del grad_inputs["Mean"], grad_inputs["Variance"]
+            grad_inputs.update({"Y": [out], "Y@GRAD": [out + "@GRAD"],
+                                "SavedMean": outputs["SavedMean"],
+                                "SavedVariance": outputs["SavedVariance"],
+                                "ReserveSpace": outputs["ReserveSpace"]})
+            grad_attrs = dict(attrs)
+            if bn_grad.has_attr("op_role"):
+                grad_attrs["op_role"] = bn_grad.attr("op_role")
+            rewrites.append(([relu_grad, bn_grad_index], bn_grad_index,
+                             "fused_batch_norm_act_grad", grad_inputs, grads, grad_attrs))
+        rewrites.append(([i, j], j, "fused_batch_norm_act", inputs, outputs, attrs))
+    # Ops are found by identity when applied, so one rewrite's removals do not shift another's.
+    rewrites = [([ops[i] for i in remove], ops[position], *rest)
+                for remove, position, *rest in rewrites]
+    for remove, anchor, op_type, inputs, outputs, attrs in rewrites:
+        block._insert_op(block.ops.index(anchor) + 1, op_type, inputs=inputs, outputs=outputs,
+                         attrs=attrs)
+        for index in sorted((block.ops.index(op) for op in remove), reverse=True):
+            block._remove_op(index)
+    return bool(rewrites)

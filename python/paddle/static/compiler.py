@@ -5,7 +5,8 @@ program here are applied by `CompiledProgram` to a copy of the program when the 
 (paddle/static/build_passes.py): `fuse_elewise_add_act_ops` fuses an elementwise_add and its
 activation (and their grad ops) into fused_elemwise_add_activation(_grad),
 `fuse_all_optimizer_ops` merges the per-parameter optimizer ops of one kind into one
-multi-tensor op, and `debug_graphviz_path` writes the program graph as Graphviz files.
+multi-tensor op, `fuse_bn_act_ops` fuses a channel-last batch_norm and its relu (and their grad
+ops) into fused_batch_norm_act(_grad), and `debug_graphviz_path` writes the program graph as Graphviz files.
 `enable_inplace` decides whether ops that declare an in-place pair may write into their input's
 buffer. The multi-device and distributed switches (reduce_strategy, the
 all-reduce and NCCL/BKCL settings, sync_batch_norm...) and the CUDA-only fusions are accepted and
@@ -155,7 +156,7 @@ class BuildStrategy(_Strategy):
     def _passes_key(self):
         """What of the strategy changes the program the Executor runs."""
         return (self.fuse_elewise_add_act_ops, self.fuse_all_optimizer_ops,
-                self.debug_graphviz_path)
+                self.debug_graphviz_path, self.fuse_bn_act_ops)
 
 
 class ExecutionStrategy(_Strategy):

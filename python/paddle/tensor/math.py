@@ -14,7 +14,7 @@ from ._helpers import Tensor, as_int_list, as_scalar, check_tensor, scalar_dtype
 from .creation import to_tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", "floor_divide",
-           "remainder", "mod", "floor_mod", "clip", "scale", "sum", "prod", "neg", "add_n", "log1p",
+           "remainder", "mod", "floor_mod", "clip", "clip_", "scale", "sum", "prod", "neg", "add_n", "log1p",
            "amax", "amin", "increment", "sgn"]
 
 
@@ -125,20 +125,37 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     return out
 
 
+def _clip_bounds(dtype):
+    # A missing bound is the dtype's own extreme, which the kernel's dtype can hold.
+    if is_floating(dtype):
+        return -3.4028234663852886e38, 3.4028234663852886e38
+    info = np.iinfo(to_numpy_dtype(dtype))
+    return int(info.min), int(info.max)
+
+
 def clip(x, min=None, max=None, name=None):
     check_tensor(x, "clip")
-    # A missing bound is the dtype's own extreme, which the kernel's dtype can hold.
     if is_complex(x.dtype):
         raise TypeError(f"clip: complex input (data type {x.dtype.name}) is not supported; complex "
                         f"numbers have no order")
-    if is_floating(x.dtype):
-        info_min, info_max = -3.4028234663852886e38, 3.4028234663852886e38
-    else:
-        info = np.iinfo(to_numpy_dtype(x.dtype))
-        info_min, info_max = int(info.min), int(info.max)
+    info_min, info_max = _clip_bounds(x.dtype)
     lo = info_min if min is None else as_scalar(min, "clip", "min")
     hi = info_max if max is None else as_scalar(max, "clip", "max")
     return _C_ops.clip(x, lo, hi)
+
+
+def clip_(x, min=None, max=None, name=None):
+    """clip written into x, which is returned; x's inplace version goes up, so a backward that
+    saved x for its gradient refuses to run on the new values."""
+    check_tensor(x, "clip_")
+    if is_complex(x.dtype):
+        raise TypeError(f"clip_: complex input (data type {x.dtype.name}) is not supported; "
+                        f"complex numbers have no order")
+    info_min, info_max = _clip_bounds(x.dtype)
+    lo = info_min if min is None else as_scalar(min, "clip_", "min")
+    hi = info_max if max is None else as_scalar(max, "clip_", "max")
+    _C_ops.clip_(x, lo, hi)
+    return x
 
 
 def _axis(axis, api):
