@@ -134,6 +134,11 @@ def test_auto_cast_bf16_runs_conv2d_in_bf16():
     assert biased.dtype == paddle.float32
     with paddle.amp.auto_cast(dtype="bfloat16", custom_black_list={"conv2d"}):
         assert conv(x).dtype == paddle.float32
+    # An op off both lists with only bf16 inputs runs in bf16 where it has a bf16 kernel, and in
+    # float32 where it has none (pool2d here), as Paddle runs its unsupported ops.
+    with paddle.amp.auto_cast(dtype="bfloat16"):
+        assert F.relu(out).dtype == paddle.bfloat16
+        assert F.avg_pool2d(out, 2).dtype == paddle.float32
     # The float32 filter keeps its dtype and receives a float32 gradient through the cast.
     out.astype("float32").sum().backward()
     assert conv.weight.grad.dtype == paddle.float32
