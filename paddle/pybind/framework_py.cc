@@ -199,6 +199,7 @@ void BindFramework(py::module_& m) {
       .def("has_var",
            [](const BlockDesc& b, const std::string& n) { return b.FindVar(n) != nullptr; })
       .def("_remove_var", &BlockDesc::RemoveVar)
+      .def("_rename_var", &BlockDesc::RenameVar)
       .def("all_vars", &BlockDesc::AllVars, py::return_value_policy::reference_internal)
       .def("append_op", &BlockDesc::AppendOp, py::return_value_policy::reference_internal)
       .def("_insert_op", &BlockDesc::InsertOp, py::return_value_policy::reference_internal)
