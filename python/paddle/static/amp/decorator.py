@@ -49,6 +49,7 @@ class OptimizerWithMixedPrecision:
                  use_dynamic_loss_scaling, incr_every_n_steps, decr_every_n_nan_or_inf,
                  incr_ratio, decr_ratio, use_amp_guard=None, use_master_grad=False,
                  use_promote=False):
+        # use_amp_guard and use_master_grad: see decorate()
         self._optimizer = optimizer
         self._amp_lists = amp_lists
         self._amp_level = level
@@ -64,8 +65,6 @@ class OptimizerWithMixedPrecision:
         self._decr_every_n_nan_or_inf = int(decr_every_n_nan_or_inf)
         self._incr_ratio = float(incr_ratio)
         self._decr_ratio = float(decr_ratio)
-        self._use_fp16_guard = use_amp_guard
-        self._use_master_grad = use_master_grad
         self.use_promote = use_promote
         self._train_program = None
         self._loss_scaling = None
@@ -77,6 +76,8 @@ class OptimizerWithMixedPrecision:
 
     def __getattr__(self, name):
         # The wrapped optimizer's other methods and attributes (get_lr, state_dict, ...).
+        if "_optimizer" not in self.__dict__:
+            raise AttributeError(name)
         return getattr(self.__dict__["_optimizer"], name)
 
     def get_loss_scaling(self):
@@ -195,7 +196,11 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
     list low, black list float32), 'O2' (all but the black list low), 'OD' (only the white list
     low) or 'O0' (off), in 'float16' or 'bfloat16', with dynamic loss scaling by default for
     float16 only. Paddle's older keywords use_pure_fp16 (level O2), use_fp16_guard and use_bf16
-    (dtype bfloat16) are accepted too."""
+    (dtype bfloat16) are accepted too.
+
+    use_amp_guard and master_grad change nothing here: every forward op is rewritten (there is
+    no fp16_guard to limit O2 to), and the parameters stay float32, so their gradients are
+    float32 already."""
     unknown = set(legacy) - {"use_pure_fp16", "use_fp16_guard", "use_bf16"}
     if unknown:
         raise TypeError(f"decorate() got an unexpected keyword argument '{sorted(unknown)[0]}'")
@@ -203,8 +208,6 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
         level = "O2"
     if legacy.get("use_bf16"):
         dtype = "bfloat16"
-    if "use_fp16_guard" in legacy:
-        use_amp_guard = legacy["use_fp16_guard"]
     if not isinstance(level, str) or level.upper() not in ("O0", "OD", "O1", "O2"):
         raise ValueError(f"level should be O0, OD, O1 or O2, received {level!r}")
     level = level.upper()
