@@ -337,6 +337,38 @@ void FourStepTransform(const std::complex<T>* in, std::complex<T>* out, int64_t 
   Transpose(by_row, n1, n2, out, scale);
 }
 
+// The bins 0..n/2 of a contiguous real signal of n points whose n/2 pairs, read as complex
+// points, take the four-step path: z = FFT of the pairs, then bin k is
+// (z[k] + conj(z[h - k])) / 2 - i exp(-2 pi i k / n) (z[k] - conj(z[h - k])) / 2, h = n / 2.
+template <typename T>
+void FourStepRealForward(const T* in, std::complex<T>* bins, int64_t n1, int64_t n2) {
+  using C = std::complex<T>;
+  const int64_t h = n1 * n2;
+  auto packed = memory::AllocUnique(CPUPlace(), h * sizeof(C));
+  C* z = static_cast<C*>(packed->ptr());
+  FourStepTransform(reinterpret_cast<const C*>(in), z, n1, n2, true, T(1));
+  const double step = -M_PI / static_cast<double>(h);
+  constexpr int64_t kExactEvery = 1024;  // the rotation restarts from an exact angle
+  ParallelFor(
+      h + 1,
+      [&](int64_t begin, int64_t end) {
+        std::complex<double> twiddle, rotate = std::polar(1.0, step);
+        for (int64_t k = begin; k < end; ++k) {
+          if ((k - begin) % kExactEvery == 0) {
+            twiddle = std::polar(1.0, step * static_cast<double>(k));
+          }
+          const std::complex<double> a(z[k % h].real(), z[k % h].imag());
+          const std::complex<double> b =
+              std::conj(std::complex<double>(z[(h - k) % h].real(), z[(h - k) % h].imag()));
+          const std::complex<double> v =
+              0.5 * (a + b) - 0.5 * std::complex<double>(0.0, 1.0) * twiddle * (a - b);
+          bins[k] = C(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+          twiddle *= rotate;
+        }
+      },
+      kParallelThreshold);
+}
+
 }  // namespace
 
 template <typename T>
@@ -388,6 +420,19 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
   const bool real_plan = n % 2 == 0;
   // Bins 0..n/2 from a real plan, all n from a complex one.
   const int64_t bins_len = real_plan ? n / 2 + 1 : n;
+  int64_t n1 = 0, n2 = 0;
+  if (real_plan && lines.inner == 1 && FourStepFactors(n / 2, &n1, &n2)) {
+    std::vector<C> bins(bins_len);
+    for (int64_t l = 0; l < lines.count(); ++l) {
+      FourStepRealForward(in + l * n, bins.data(), n1, n2);
+      C* line_out = out + l * out_len;
+      for (int64_t k = 0; k < out_len; ++k) {
+        C v = k < bins_len ? bins[k] : std::conj(bins[n - k]);
+        line_out[k] = (forward ? v : std::conj(v)) * scale;
+      }
+    }
+    return;
+  }
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     std::unique_ptr<PlanLease<RealPlan<T>>> real;
     std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;
