@@ -55,6 +55,37 @@ void BlockDesc::RemoveVar(const std::string& name) {
   Touch();
 }
 
+void BlockDesc::RenameVar(const std::string& from, const std::string& to) {
+  if (from == to) return;
+  auto it = vars_.find(from);
+  PD_CHECK(it != vars_.end(),
+           errors::InvalidArgument("Variable.name: no variable '", from, "' in block ", idx_));
+  PD_CHECK(vars_.count(to) == 0,
+           errors::InvalidArgument("Variable.name: cannot rename '", from, "' to '", to,
+                                   "': block ", idx_, " already has a variable of that name"));
+  std::unique_ptr<VarDesc> var = std::move(it->second);
+  vars_.erase(it);
+  var->set_name(to);
+  vars_[to] = std::move(var);
+  for (size_t b = 0; b < program_->Size(); ++b) {
+    BlockDesc* block = program_->Block(b);
+    bool sees_it = false;  // this block, or one under it that does not shadow `from`
+    for (const BlockDesc* a = block; a != nullptr; a = a->parent()) {
+      if (a == this) {
+        sees_it = true;
+        break;
+      }
+      if (a->FindVar(from) != nullptr) break;
+    }
+    if (!sees_it) continue;
+    for (const auto& op : block->ops_) {
+      op->RenameInput(from, to);
+      op->RenameOutput(from, to);
+    }
+  }
+  Touch();
+}
+
 std::vector<VarDesc*> BlockDesc::AllVars() const {
   std::vector<VarDesc*> vars;
   vars.reserve(vars_.size());

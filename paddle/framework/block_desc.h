@@ -37,6 +37,11 @@ class BlockDesc {
   // This block, then its ancestors; null when absent everywhere.
   VarDesc* FindVarRecursive(const std::string& name) const;
   void RemoveVar(const std::string& name);
+  // Gives this block's variable `from` the name `to`, in the ops of this block and of the
+  // blocks under it that see it (those without a variable `from` of their own), as Paddle's
+  // `Variable.name = ...`. InvalidArgument when `from` is not in this block or `to` is taken
+  // in it.
+  void RenameVar(const std::string& from, const std::string& to);
   // Sorted by name, the order PaddlePaddle writes them in.
   std::vector<VarDesc*> AllVars() const;
 

@@ -12,6 +12,11 @@ VarDesc::VarDesc(const std::string& name) {
   set_dtype(DataType::FLOAT32);
 }
 
+void VarDesc::set_name(const std::string& name) {
+  desc_.set_name(name);
+  Touch();
+}
+
 void VarDesc::Touch() {
   if (program_ != nullptr) program_->Touch();
 }

@@ -22,7 +22,7 @@ class VarDesc {
   explicit VarDesc(const std::string& name);
   explicit VarDesc(proto::VarDesc desc) : desc_(std::move(desc)) {}
 
-  // Fixed: the block indexes its variables by name.
+  // Changed only through BlockDesc::RenameVar: the block indexes its variables by name.
   const std::string& name() const { return desc_.name(); }
 
   VarKind kind() const { return desc_.type().type(); }
@@ -62,6 +62,8 @@ class VarDesc {
   void set_program(ProgramDesc* program) { program_ = program; }
 
  private:
+  friend class BlockDesc;
+  void set_name(const std::string& name);
   void Touch();
 
   const proto::VarType::TensorDesc* tensor_desc() const;

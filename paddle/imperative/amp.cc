@@ -79,7 +79,12 @@ DataType AmpCastTarget(const ops::OpSchema& op, bool has_float32, bool has_low, 
       break;
     case AmpLevel::kO1:
       if (cls == AmpClass::kGray && !(has_float32 && has_low)) {
-        return DataType::UNDEFINED;  // runs as its inputs are
+        // Runs as its inputs are, unless they are all low and it has no kernel for them
+        // (pool2d after a bf16 conv2d, say): then in float32, as Paddle runs its unsupported ops.
+        if (!has_low || op.kernels().Find(backend, state.dtype) != nullptr) {
+          return DataType::UNDEFINED;
+        }
+        return DataType::FLOAT32;
       }
       low = cls == AmpClass::kWhite;
       break;

@@ -2,6 +2,10 @@
 // python/paddle/static wraps them into Paddle's Program/Block/Operator/Variable API.
 #include <pybind11/stl.h>
 
+#include <set>
+#include <string>
+
+#include "paddle/framework/amp_rewrite.h"
 #include "paddle/framework/backward_builder.h"
 #include "paddle/framework/executor.h"
 #include "paddle/framework/inference_passes.h"
@@ -195,6 +199,7 @@ void BindFramework(py::module_& m) {
       .def("has_var",
            [](const BlockDesc& b, const std::string& n) { return b.FindVar(n) != nullptr; })
       .def("_remove_var", &BlockDesc::RemoveVar)
+      .def("_rename_var", &BlockDesc::RenameVar)
       .def("all_vars", &BlockDesc::AllVars, py::return_value_policy::reference_internal)
       .def("append_op", &BlockDesc::AppendOp, py::return_value_policy::reference_internal)
       .def("_insert_op", &BlockDesc::InsertOp, py::return_value_policy::reference_internal)
@@ -278,6 +283,13 @@ void BindFramework(py::module_& m) {
 
   m.def("_append_backward", &framework::AppendBackward, py::arg("block"), py::arg("targets"),
         py::arg("target_grads"), py::arg("no_grad"));
+  m.def("_rebuild_forward_ops_with_amp", [](framework::BlockDesc* block,
+                                            const std::set<std::string>& float32_vars) {
+    py::object make_name = py::module_::import("paddle.static.program").attr("_unique_tmp_name");
+    return framework::RebuildForwardOpsWithAmp(block, float32_vars, [&](const std::string& key) {
+      return make_name(key).cast<std::string>();
+    });
+  });
   m.def("_set_op_role",
         [](int role) { framework::SetCurrentOpRole(static_cast<framework::OpRole>(role)); });
   m.def("_op_role", []() { return static_cast<int>(framework::CurrentOpRole()); });

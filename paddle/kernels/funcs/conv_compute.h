@@ -4,9 +4,9 @@
 //   ConvBackwardData:   input_grad = the adjoint of ConvForward in its input, applied to out_grad
 //                       (this is also the transposed convolution's forward)
 //   ConvBackwardFilter: filter_grad = the adjoint in the filter, applied to out_grad
-// Every output is overwritten. float runs on oneDNN (conv_onednn.cc), double on im2col and
-// OpenBLAS (conv_im2col.cc); both accept any geometry ConvolutionGeometry produces, including
-// zero-size batches and channels.
+// Every output is overwritten. float and bfloat16 run on oneDNN (conv_onednn.cc; bfloat16 through
+// float32 on CPUs without native bf16), double on im2col and OpenBLAS (conv_im2col.cc); all accept
+// any geometry ConvolutionGeometry produces, including zero-size batches and channels.
 #pragma once
 
 #include "paddle/kernels/funcs/conv_epilogue.h"

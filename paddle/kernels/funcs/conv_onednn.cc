@@ -7,13 +7,21 @@
 // ways and keeps the faster (ChooseConvLayout). Primitives, reorders and those choices are cached
 // by shape (onednn_context.h); scratch buffers for reordered tensors come from the CPU allocator.
 // Geometries with a zero-size dim run on the im2col path, which oneDNN's checks would reject.
+//
+// bfloat16 convolutions run on oneDNN's bf16 kernels (bf16 operands, float32 accumulation, each
+// result rounded once) where the CPU has native bf16 dot products, always in the layout oneDNN
+// chooses; elsewhere oneDNN would emulate them more slowly than the float path, so they convert
+// to float32, run that, and round the result (the same arithmetic).
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <vector>
 
 #include "paddle/common/errors.h"
 #include "paddle/common/place.h"
+#include "paddle/kernels/funcs/bf16_gemm_onednn.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 #include "paddle/kernels/funcs/conv_onednn.h"
 #include "paddle/kernels/funcs/onednn_context.h"
@@ -24,6 +32,10 @@ namespace paddle::funcs {
 namespace {
 
 using Tag = dnnl::memory::format_tag;
+using DataType = dnnl::memory::data_type;
+
+template <typename T>
+constexpr DataType kDataType = std::is_same_v<T, float> ? DataType::f32 : DataType::bf16;
 
 dnnl::memory::dims Dims(const std::vector<int64_t>& v) {
   return dnnl::memory::dims(v.begin(), v.end());
@@ -42,7 +54,7 @@ Tag DataTag(const ConvGeometry& g) {
   return (g.channels_last ? last : first)[g.spatial_rank() - 1];
 }
 
-dnnl::memory::desc FilterDesc(const ConvGeometry& g, bool user) {
+dnnl::memory::desc FilterDesc(const ConvGeometry& g, bool user, DataType type = DataType::f32) {
   dnnl::memory::dims d;
   if (g.groups > 1) d.push_back(g.groups);
   d.push_back(g.out_channels / g.groups);
@@ -51,21 +63,21 @@ dnnl::memory::desc FilterDesc(const ConvGeometry& g, bool user) {
   static const Tag plain[] = {Tag::oiw, Tag::oihw, Tag::oidhw};
   static const Tag grouped[] = {Tag::goiw, Tag::goihw, Tag::goidhw};
   Tag tag = user ? (g.groups > 1 ? grouped : plain)[g.spatial_rank() - 1] : Tag::any;
-  return dnnl::memory::desc(d, dnnl::memory::data_type::f32, tag);
+  return dnnl::memory::desc(d, type, tag);
 }
 
 // The data descs a primitive is created with (`user` false) or the user's tensors have (true).
 dnnl::memory::desc InputDesc(const ConvGeometry& g, bool user,
-                             ConvLayout layout = ConvLayout::kUser) {
+                             ConvLayout layout = ConvLayout::kUser, DataType type = DataType::f32) {
   Tag tag = user || layout == ConvLayout::kUser ? DataTag(g) : Tag::any;
-  return dnnl::memory::desc(DataDims(g, g.in_channels, g.input), dnnl::memory::data_type::f32, tag);
+  return dnnl::memory::desc(DataDims(g, g.in_channels, g.input), type, tag);
 }
 
 dnnl::memory::desc OutputDesc(const ConvGeometry& g, bool user,
-                              ConvLayout layout = ConvLayout::kUser) {
+                              ConvLayout layout = ConvLayout::kUser,
+                              DataType type = DataType::f32) {
   Tag tag = user || layout == ConvLayout::kUser ? DataTag(g) : Tag::any;
-  return dnnl::memory::desc(DataDims(g, g.out_channels, g.output), dnnl::memory::data_type::f32,
-                            tag);
+  return dnnl::memory::desc(DataDims(g, g.out_channels, g.output), type, tag);
 }
 
 struct Window {
@@ -99,12 +111,13 @@ bool Empty(const ConvGeometry& g) {
   return n == 0;
 }
 
-dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g, ConvLayout layout) {
+dnnl::convolution_forward::primitive_desc ForwardDesc(const ConvGeometry& g, ConvLayout layout,
+                                                      DataType type = DataType::f32) {
   Window w(g);
   dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
-      InputDesc(g, false, layout), FilterDesc(g, false), OutputDesc(g, false, layout), w.strides,
-      w.dilations, w.pad_l, w.pad_r);
+      InputDesc(g, false, layout, type), FilterDesc(g, false, type),
+      OutputDesc(g, false, layout, type), w.strides, w.dilations, w.pad_l, w.pad_r);
   return {desc, onednn::WithUserScratchpad(), onednn::CpuEngine()};
 }
 
@@ -188,8 +201,10 @@ struct ForwardEntry {
   dnnl::convolution_forward primitive;
 };
 
-std::string Key(const char* kind, const ConvGeometry& g, ConvLayout layout) {
-  return Key(kind, g) + (layout == ConvLayout::kUser ? ";user" : ";chosen");
+std::string Key(const char* kind, const ConvGeometry& g, ConvLayout layout,
+                DataType type = DataType::f32) {
+  return Key(kind, g) + (layout == ConvLayout::kUser ? ";user" : ";chosen") +
+         (type == DataType::f32 ? "" : ";bf16");
 }
 
 struct BackwardDataEntry {
@@ -202,8 +217,21 @@ struct BackwardFilterEntry {
   dnnl::convolution_backward_weights primitive;
 };
 
-dnnl::memory User(const dnnl::memory::desc& desc, const float* data) {
-  return dnnl::memory(desc, onednn::CpuEngine(), const_cast<float*>(data));
+template <typename T>
+dnnl::memory User(const dnnl::memory::desc& desc, const T* data) {
+  return dnnl::memory(desc, onednn::CpuEngine(), const_cast<T*>(data));
+}
+
+// bfloat16 through the float path, on CPUs without native bf16 dot products: the operands
+// widened, the result rounded.
+std::vector<float> Widened(const bfloat16* data, int64_t numel) {
+  std::vector<float> wide(static_cast<size_t>(numel));
+  for (int64_t i = 0; i < numel; ++i) wide[i] = static_cast<float>(data[i]);
+  return wide;
+}
+
+void Narrow(const std::vector<float>& wide, bfloat16* data) {
+  for (size_t i = 0; i < wide.size(); ++i) data[i] = static_cast<bfloat16>(wide[i]);
 }
 
 }  // namespace
@@ -291,24 +319,27 @@ ConvLayout ChooseConvLayout(const ConvGeometry& g, const ConvEpilogue<float>* ep
   return *choice;
 }
 
-void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const float* out_grad,
-                            const float* filter, float* input_grad) {
-  auto entry = onednn::Cached<BackwardDataEntry>(Key("conv_bwd_data", g, layout), [&] {
+template <typename T>
+void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const T* out_grad,
+                            const T* filter, T* input_grad) {
+  constexpr DataType type = kDataType<T>;
+  auto entry = onednn::Cached<BackwardDataEntry>(Key("conv_bwd_data", g, layout, type), [&] {
     Window w(g);
     dnnl::convolution_backward_data::desc desc(
-        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
-        OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
-    dnnl::convolution_backward_data::primitive_desc pd(desc, onednn::WithUserScratchpad(),
-                                                       onednn::CpuEngine(), ForwardDesc(g, layout));
+        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout, type),
+        FilterDesc(g, false, type), OutputDesc(g, false, layout, type), w.strides, w.dilations,
+        w.pad_l, w.pad_r);
+    dnnl::convolution_backward_data::primitive_desc pd(
+        desc, onednn::WithUserScratchpad(), onednn::CpuEngine(), ForwardDesc(g, layout, type));
     return std::make_shared<BackwardDataEntry>(
         BackwardDataEntry{pd, dnnl::convolution_backward_data(pd)});
   });
   paddle::memory::AllocationPtr dst_scratch, filter_scratch, src_scratch;
-  dnnl::memory diff_dst = onednn::Reordered(User(OutputDesc(g, true), out_grad),
+  dnnl::memory diff_dst = onednn::Reordered(User(OutputDesc(g, true, layout, type), out_grad),
                                             entry->desc.diff_dst_desc(), &dst_scratch);
-  dnnl::memory weights = onednn::Reordered(User(FilterDesc(g, true), filter),
+  dnnl::memory weights = onednn::Reordered(User(FilterDesc(g, true, type), filter),
                                            entry->desc.weights_desc(), &filter_scratch);
-  dnnl::memory user_diff_src = User(InputDesc(g, true), input_grad);
+  dnnl::memory user_diff_src = User(InputDesc(g, true, layout, type), input_grad);
   dnnl::memory diff_src =
       onednn::OutputIn(user_diff_src, entry->desc.diff_src_desc(), &src_scratch);
   onednn::Execute(
@@ -318,30 +349,62 @@ void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const floa
   onednn::ThreadStream().wait();
 }
 
-void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const float* input,
-                              const float* out_grad, float* filter_grad) {
-  auto entry = onednn::Cached<BackwardFilterEntry>(Key("conv_bwd_filter", g, layout), [&] {
+template <typename T>
+void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const T* input,
+                              const T* out_grad, T* filter_grad) {
+  constexpr DataType type = kDataType<T>;
+  auto entry = onednn::Cached<BackwardFilterEntry>(Key("conv_bwd_filter", g, layout, type), [&] {
     Window w(g);
     dnnl::convolution_backward_weights::desc desc(
-        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout), FilterDesc(g, false),
-        OutputDesc(g, false, layout), w.strides, w.dilations, w.pad_l, w.pad_r);
+        dnnl::algorithm::convolution_direct, InputDesc(g, false, layout, type),
+        FilterDesc(g, false, type), OutputDesc(g, false, layout, type), w.strides, w.dilations,
+        w.pad_l, w.pad_r);
     dnnl::convolution_backward_weights::primitive_desc pd(
-        desc, onednn::WithUserScratchpad(), onednn::CpuEngine(), ForwardDesc(g, layout));
+        desc, onednn::WithUserScratchpad(), onednn::CpuEngine(), ForwardDesc(g, layout, type));
     return std::make_shared<BackwardFilterEntry>(
         BackwardFilterEntry{pd, dnnl::convolution_backward_weights(pd)});
   });
   paddle::memory::AllocationPtr src_scratch, dst_scratch, filter_scratch;
-  dnnl::memory src =
-      onednn::Reordered(User(InputDesc(g, true), input), entry->desc.src_desc(), &src_scratch);
-  dnnl::memory diff_dst = onednn::Reordered(User(OutputDesc(g, true), out_grad),
+  dnnl::memory src = onednn::Reordered(User(InputDesc(g, true, layout, type), input),
+                                       entry->desc.src_desc(), &src_scratch);
+  dnnl::memory diff_dst = onednn::Reordered(User(OutputDesc(g, true, layout, type), out_grad),
                                             entry->desc.diff_dst_desc(), &dst_scratch);
-  dnnl::memory user_diff_weights = User(FilterDesc(g, true), filter_grad);
+  dnnl::memory user_diff_weights = User(FilterDesc(g, true, type), filter_grad);
   dnnl::memory diff_weights =
       onednn::OutputIn(user_diff_weights, entry->desc.diff_weights_desc(), &filter_scratch);
   onednn::Execute(
       entry->primitive, entry->desc.scratchpad_desc(),
       {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_DIFF_WEIGHTS, diff_weights}});
   onednn::CopyBack(diff_weights, user_diff_weights);
+  onednn::ThreadStream().wait();
+}
+
+template void OneDnnConvBackwardData<float>(const ConvGeometry&, ConvLayout, const float*,
+                                            const float*, float*);
+template void OneDnnConvBackwardData<bfloat16>(const ConvGeometry&, ConvLayout, const bfloat16*,
+                                               const bfloat16*, bfloat16*);
+template void OneDnnConvBackwardFilter<float>(const ConvGeometry&, ConvLayout, const float*,
+                                              const float*, float*);
+template void OneDnnConvBackwardFilter<bfloat16>(const ConvGeometry&, ConvLayout, const bfloat16*,
+                                                 const bfloat16*, bfloat16*);
+
+void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const bfloat16* input,
+                       const bfloat16* filter, bfloat16* output) {
+  constexpr DataType type = DataType::bf16;
+  auto entry = onednn::Cached<ForwardEntry>(Key("conv_fwd", g, layout, type), [&] {
+    auto pd = ForwardDesc(g, layout, type);
+    return std::make_shared<ForwardEntry>(ForwardEntry{pd, dnnl::convolution_forward(pd)});
+  });
+  paddle::memory::AllocationPtr src_scratch, filter_scratch, dst_scratch;
+  dnnl::memory src = onednn::Reordered(User(InputDesc(g, true, layout, type), input),
+                                       entry->desc.src_desc(), &src_scratch);
+  dnnl::memory weights = onednn::ReorderedWeights(User(FilterDesc(g, true, type), filter),
+                                                  entry->desc.weights_desc(), &filter_scratch);
+  dnnl::memory user_out = User(OutputDesc(g, true, layout, type), output);
+  dnnl::memory dst = onednn::OutputIn(user_out, entry->desc.dst_desc(), &dst_scratch);
+  onednn::Execute(entry->primitive, entry->desc.scratchpad_desc(),
+                  {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+  onednn::CopyBack(dst, user_out);
   onednn::ThreadStream().wait();
 }
 
@@ -386,6 +449,45 @@ void ConvBackwardFilter<float>(const ConvGeometry& g, const float* input, const 
                                float* filter_grad) {
   if (Empty(g)) return Im2colConvBackwardFilter(g, input, out_grad, filter_grad);
   OneDnnConvBackwardFilter(g, ChooseConvLayout(g), input, out_grad, filter_grad);
+}
+
+// bfloat16: oneDNN's bf16 kernels in the layout oneDNN chooses (ChooseConvLayout times float
+// primitives) where the CPU has native bf16 dot products; elsewhere, and for geometries with a
+// zero-size dim, the float path on widened operands.
+template <>
+void ConvForward<bfloat16>(const ConvGeometry& g, const bfloat16* input, const bfloat16* filter,
+                           bfloat16* output) {
+  if (!Empty(g) && Bf16GemmOnOnednn()) {
+    return OneDnnConvForward(g, ConvLayout::kOneDnnChoice, input, filter, output);
+  }
+  std::vector<float> out(static_cast<size_t>(g.OutputDims().numel()));
+  ConvForward<float>(g, Widened(input, g.InputDims().numel()).data(),
+                     Widened(filter, g.FilterDims().numel()).data(), out.data());
+  Narrow(out, output);
+}
+
+template <>
+void ConvBackwardData<bfloat16>(const ConvGeometry& g, const bfloat16* out_grad,
+                                const bfloat16* filter, bfloat16* input_grad) {
+  if (!Empty(g) && Bf16GemmOnOnednn()) {
+    return OneDnnConvBackwardData(g, ConvLayout::kOneDnnChoice, out_grad, filter, input_grad);
+  }
+  std::vector<float> dx(static_cast<size_t>(g.InputDims().numel()));
+  ConvBackwardData<float>(g, Widened(out_grad, g.OutputDims().numel()).data(),
+                          Widened(filter, g.FilterDims().numel()).data(), dx.data());
+  Narrow(dx, input_grad);
+}
+
+template <>
+void ConvBackwardFilter<bfloat16>(const ConvGeometry& g, const bfloat16* input,
+                                  const bfloat16* out_grad, bfloat16* filter_grad) {
+  if (!Empty(g) && Bf16GemmOnOnednn()) {
+    return OneDnnConvBackwardFilter(g, ConvLayout::kOneDnnChoice, input, out_grad, filter_grad);
+  }
+  std::vector<float> dw(static_cast<size_t>(g.FilterDims().numel()));
+  ConvBackwardFilter<float>(g, Widened(input, g.InputDims().numel()).data(),
+                            Widened(out_grad, g.OutputDims().numel()).data(), dw.data());
+  Narrow(dw, filter_grad);
 }
 
 }  // namespace paddle::funcs

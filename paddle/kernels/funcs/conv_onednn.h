@@ -1,7 +1,9 @@
-// The float convolutions on oneDNN (conv_onednn.cc). ConvForward<float> and its siblings run
-// them in the layout ChooseConvLayout picks for the geometry; the tests run both layouts.
+// The float and bfloat16 convolutions on oneDNN (conv_onednn.cc). ConvForward<float> and its
+// siblings run them in the layout ChooseConvLayout picks for the geometry; the tests run both
+// layouts.
 #pragma once
 
+#include "paddle/common/float16.h"
 #include "paddle/kernels/funcs/conv_epilogue.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
 
@@ -16,14 +18,19 @@ enum class ConvLayout { kOneDnnChoice, kUser };
 ConvLayout ChooseConvLayout(const ConvGeometry& g, const ConvEpilogue<float>* epilogue = nullptr);
 
 // As ConvForward (FusedConvForward with an epilogue), ConvBackwardData and ConvBackwardFilter,
-// for geometries without zero-size dims.
+// for geometries without zero-size dims. The bfloat16 ones (no epilogue) are for CPUs with native
+// bf16 dot products (Bf16GemmOnOnednn()).
 void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const float* input,
                        const float* filter, float* output,
                        const ConvEpilogue<float>* epilogue = nullptr,
                        const ConvBlockedOperands& blocked = {});
-void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const float* out_grad,
-                            const float* filter, float* input_grad);
-void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const float* input,
-                              const float* out_grad, float* filter_grad);
+void OneDnnConvForward(const ConvGeometry& g, ConvLayout layout, const bfloat16* input,
+                       const bfloat16* filter, bfloat16* output);
+template <typename T>  // float or bfloat16
+void OneDnnConvBackwardData(const ConvGeometry& g, ConvLayout layout, const T* out_grad,
+                            const T* filter, T* input_grad);
+template <typename T>
+void OneDnnConvBackwardFilter(const ConvGeometry& g, ConvLayout layout, const T* input,
+                              const T* out_grad, T* filter_grad);
 
 }  // namespace paddle::funcs

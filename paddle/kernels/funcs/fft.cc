@@ -13,9 +13,12 @@
 #include <mutex>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "paddle/common/errors.h"
+#include "paddle/common/place.h"
 #include "paddle/kernels/funcs/parallel_for.h"
+#include "paddle/memory/malloc.h"
 
 namespace paddle::funcs {
 
@@ -245,6 +248,127 @@ void ScatterLines(const From* src, int64_t row_stride, int64_t count, int64_t le
   }
 }
 
+// Long contiguous lines run as the four-step FFT: the n = n1 * n2 points read as an n1 x n2
+// matrix, n2 transforms of n1 points down its columns, a twiddle factor per point, n1
+// transforms of n2 points along its rows, and the result read down the columns. Each short
+// transform fits in the cache, where KISS FFT's radix passes over a whole long line do not,
+// and the transforms of each step spread over the threads. Transposes make every transform
+// run on contiguous points.
+constexpr int64_t kFourStepMin = int64_t{1} << 16;
+
+// The factors n1 <= n2 of n nearest its square root, each at least 64; false when n is shorter
+// than kFourStepMin or has no such split.
+bool FourStepFactors(int64_t n, int64_t* n1, int64_t* n2) {
+  if (n < kFourStepMin) return false;
+  for (int64_t f = static_cast<int64_t>(std::sqrt(static_cast<double>(n))); f >= 64; --f) {
+    if (n % f == 0) {
+      *n1 = f;
+      *n2 = n / f;
+      return true;
+    }
+  }
+  return false;
+}
+
+// dst[c * rows + r] = src[r * cols + c] * scale, in tiles, over the threads.
+template <typename T>
+void Transpose(const std::complex<T>* src, int64_t rows, int64_t cols, std::complex<T>* dst,
+               T scale) {
+  constexpr int64_t kTile = 32;
+  const int64_t row_tiles = (rows + kTile - 1) / kTile;
+  ParallelFor(
+      row_tiles,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t r0 = begin * kTile; r0 < std::min(rows, end * kTile); r0 += kTile) {
+          for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+            for (int64_t c = c0; c < std::min(cols, c0 + kTile); ++c) {
+              for (int64_t r = r0; r < std::min(rows, r0 + kTile); ++r) {
+                dst[c * rows + r] = src[r * cols + c] * scale;
+              }
+            }
+          }
+        }
+      },
+      1);
+}
+
+template <typename T>
+void FourStepTransform(const std::complex<T>* in, std::complex<T>* out, int64_t n1, int64_t n2,
+                       bool forward, T scale) {
+  using C = std::complex<T>;
+  const int64_t n = n1 * n2;
+  auto columns = memory::AllocUnique(CPUPlace(), n * sizeof(C));
+  auto rows = memory::AllocUnique(CPUPlace(), n * sizeof(C));
+  C* by_column = static_cast<C*>(columns->ptr());  // n2 lines of n1 points
+  C* by_row = static_cast<C*>(rows->ptr());        // n1 lines of n2 points
+  Transpose(in, n1, n2, by_column, T(1));
+  // Column c, transformed, times exp(-+2 pi i c k / n) at its point k: the angle's steps are
+  // multiplied up in double, exact again at each column's start.
+  const double step = (forward ? -2.0 : 2.0) * M_PI / static_cast<double>(n);
+  ParallelFor(
+      n2,
+      [&](int64_t begin, int64_t end) {
+        PlanLease<ComplexPlan<T>> plan(n1, !forward);
+        std::vector<C> line(n1);
+        for (int64_t c = begin; c < end; ++c) {
+          C* column = by_column + c * n1;
+          plan->Transform(column, line.data());
+          const std::complex<double> rotate = std::polar(1.0, step * static_cast<double>(c));
+          std::complex<double> twiddle = 1.0;
+          for (int64_t k = 0; k < n1; ++k) {
+            column[k] = line[k] * C(static_cast<T>(twiddle.real()), static_cast<T>(twiddle.imag()));
+            twiddle *= rotate;
+          }
+        }
+      },
+      1);
+  Transpose(by_column, n2, n1, by_row, T(1));
+  ParallelFor(
+      n1,
+      [&](int64_t begin, int64_t end) {
+        PlanLease<ComplexPlan<T>> plan(n2, !forward);
+        std::vector<C> line(n2);
+        for (int64_t r = begin; r < end; ++r) {
+          plan->Transform(by_row + r * n2, line.data());
+          std::copy(line.begin(), line.end(), by_row + r * n2);
+        }
+      },
+      1);
+  Transpose(by_row, n1, n2, out, scale);
+}
+
+// The bins 0..n/2 of a contiguous real signal of n points whose n/2 pairs, read as complex
+// points, take the four-step path: z = FFT of the pairs, then bin k is
+// (z[k] + conj(z[h - k])) / 2 - i exp(-2 pi i k / n) (z[k] - conj(z[h - k])) / 2, h = n / 2.
+template <typename T>
+void FourStepRealForward(const T* in, std::complex<T>* bins, int64_t n1, int64_t n2) {
+  using C = std::complex<T>;
+  const int64_t h = n1 * n2;
+  auto packed = memory::AllocUnique(CPUPlace(), h * sizeof(C));
+  C* z = static_cast<C*>(packed->ptr());
+  FourStepTransform(reinterpret_cast<const C*>(in), z, n1, n2, true, T(1));
+  const double step = -M_PI / static_cast<double>(h);
+  constexpr int64_t kExactEvery = 1024;  // the rotation restarts from an exact angle
+  ParallelFor(
+      h + 1,
+      [&](int64_t begin, int64_t end) {
+        std::complex<double> twiddle, rotate = std::polar(1.0, step);
+        for (int64_t k = begin; k < end; ++k) {
+          if ((k - begin) % kExactEvery == 0) {
+            twiddle = std::polar(1.0, step * static_cast<double>(k));
+          }
+          const std::complex<double> a(z[k % h].real(), z[k % h].imag());
+          const std::complex<double> b =
+              std::conj(std::complex<double>(z[(h - k) % h].real(), z[(h - k) % h].imag()));
+          const std::complex<double> v =
+              0.5 * (a + b) - 0.5 * std::complex<double>(0.0, 1.0) * twiddle * (a - b);
+          bins[k] = C(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+          twiddle *= rotate;
+        }
+      },
+      kParallelThreshold);
+}
+
 }  // namespace
 
 template <typename T>
@@ -254,6 +378,13 @@ void FftC2CAxis(const std::complex<T>* in, std::complex<T>* out, const std::vect
   const int64_t n = dims[axis];
   const Lines lines(dims, axis);
   if (n == 0 || lines.count() == 0) return;
+  int64_t n1 = 0, n2 = 0;
+  if (lines.inner == 1 && FourStepFactors(n, &n1, &n2)) {
+    for (int64_t l = 0; l < lines.count(); ++l) {
+      FourStepTransform(in + l * n, out + l * n, n1, n2, forward, scale);
+    }
+    return;
+  }
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     PlanLease<ComplexPlan<T>> plan(n, !forward);
     std::vector<C> gathered(lines.block() * n);
@@ -289,6 +420,19 @@ void FftR2CAxis(const T* in, std::complex<T>* out, const std::vector<int64_t>& i
   const bool real_plan = n % 2 == 0;
   // Bins 0..n/2 from a real plan, all n from a complex one.
   const int64_t bins_len = real_plan ? n / 2 + 1 : n;
+  int64_t n1 = 0, n2 = 0;
+  if (real_plan && lines.inner == 1 && FourStepFactors(n / 2, &n1, &n2)) {
+    std::vector<C> bins(bins_len);
+    for (int64_t l = 0; l < lines.count(); ++l) {
+      FourStepRealForward(in + l * n, bins.data(), n1, n2);
+      C* line_out = out + l * out_len;
+      for (int64_t k = 0; k < out_len; ++k) {
+        C v = k < bins_len ? bins[k] : std::conj(bins[n - k]);
+        line_out[k] = (forward ? v : std::conj(v)) * scale;
+      }
+    }
+    return;
+  }
   ForLines(lines.count(), n, [&](int64_t begin, int64_t end) {
     std::unique_ptr<PlanLease<RealPlan<T>>> real;
     std::unique_ptr<PlanLease<ComplexPlan<T>>> complex;

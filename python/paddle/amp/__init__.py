@@ -32,7 +32,7 @@ def is_float16_supported(device=None):
 
 def is_bfloat16_supported(device=None):
     """Whether AMP in bfloat16 is supported on `device`: True on every device, as Paddle answers
-    on the CPU (the
-    CPU kernels of the white-list ops take bfloat16: oneDNN's bf16 matmul where the CPU has
-    AVX512-BF16 or AMX, float32 arithmetic elsewhere; the GPU kernels register it too)."""
+    on the CPU (the CPU kernels of the white-list ops take bfloat16: oneDNN's bf16 matmul and
+    convolution where the CPU has AVX512-BF16 or AMX, float32 arithmetic elsewhere; the GPU
+    kernels register it too)."""
     return True

@@ -7,7 +7,11 @@ incr_every_n_steps finite ones.
 
 As in Paddle, a scaler with dynamic scaling used under bfloat16 auto_cast turns itself off at
 the first scale() (bfloat16 has float32's range, so scaling only costs time). Unlike Paddle,
-which disables the scaler off the GPU, it works on the CPU."""
+which disables the scaler off the GPU, it works on the CPU.
+
+In static mode, as in Paddle 3.3.1, the scale is a persistable loss_scaling variable: scale()
+multiplies the loss variable by it and minimize() hands it to a paddle.static.amp-decorated
+optimizer, whose program then unscales, checks and updates it (static/amp/decorator.py)."""
 import enum
 import warnings
 
@@ -54,6 +58,13 @@ class AmpScaler:
         self._incr_every_n_steps = incr_every_n_steps
         self._decr_every_n_nan_or_inf = decr_every_n_nan_or_inf
         self._use_dynamic_loss_scaling = bool(use_dynamic_loss_scaling)
+        if libpaddle._in_static_mode():
+            from ..static import create_global_var
+            from ..utils import unique_name
+            self._scale = create_global_var([1], self._init_loss_scaling, "float32",
+                                            persistable=True,
+                                            name=unique_name.generate("loss_scaling"))
+            return
         self._scale = _float32([self._init_loss_scaling])
         # The step counters update_loss_scaling advances (incr_count and decr_count).
         self._good_steps = _int32([0])
@@ -64,6 +75,13 @@ class AmpScaler:
     # ---- scaling -----------------------------------------------------------------------------
     def scale(self, var):
         """var * the current scale (var itself when disabled)."""
+        from ..static import Variable
+        if isinstance(var, Variable):
+            if not self._enable:
+                return var
+            if var.dtype != libpaddle.DataType.FLOAT32:
+                var = var.astype("float32")
+            return var * self._scale
         if not isinstance(var, Tensor):
             raise TypeError(f"The type of 'var' in AmpScaler.scale() must be Tensor, but "
                             f"received {type(var).__name__}")
@@ -111,7 +129,12 @@ class AmpScaler:
     def minimize(self, optimizer, *args, **kwargs):
         """Unscales the gradients (unless unscale_ did), runs optimizer.minimize(*args,
         **kwargs) when they are finite, and updates the scale. Returns what minimize returned,
-        or (None, None) for a skipped step."""
+        or (None, None) for a skipped step.
+
+        In static mode `optimizer` must come from paddle.static.amp.decorate and args[0] be the
+        scaled loss: the optimizer's program unscales, skips and updates with this scale."""
+        if libpaddle._in_static_mode():
+            return self._minimize_static(optimizer, *args, **kwargs)
         if not self._enable:
             return optimizer.minimize(*args, **kwargs)
         if self._state(optimizer) is OptimizerState.INIT:
@@ -123,6 +146,20 @@ class AmpScaler:
             self._update()
         self._optimizer_states = {}
         return result
+
+    def _minimize_static(self, optimizer, *args, **kwargs):
+        from ..static.amp.decorator import OptimizerWithMixedPrecision
+        if not isinstance(optimizer, OptimizerWithMixedPrecision):
+            raise TypeError("GradScaler.minimize() in static mode takes an optimizer decorated "
+                            "by paddle.static.amp.decorate, but received "
+                            f"{type(optimizer).__name__}")
+        optimizer._use_scaler(self._scale if self._enable else None,
+                              self._use_dynamic_loss_scaling, self._init_loss_scaling,
+                              self._incr_every_n_steps if self._enable else 0,
+                              self._decr_every_n_nan_or_inf if self._enable else 0,
+                              self._incr_ratio if self._enable else 0.0,
+                              self._decr_ratio if self._enable else 0.0)
+        return optimizer.minimize(*args, **kwargs)
 
     def _update(self):
         """One update_loss_scaling step from the last unscale's found_inf."""

@@ -140,8 +140,14 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
+class _ProgramBytes(bytes):
+    """A Program's serialized ProgramDesc, which save writes as it is."""
+
+
 def _write(obj, f, protocol, as_state_dict):
-    if as_state_dict:
+    if isinstance(obj, _ProgramBytes):
+        f.write(obj)
+    elif as_state_dict:
         pickle.dump(_unpack_saved_dict(_build_saved_state_dict(obj), protocol), f,
                     protocol=protocol)
     else:
@@ -196,6 +202,15 @@ def save(obj, path, protocol=4, **configs):
                       "instead.")
     _check_protocol(protocol)
 
+    from ..static.program import Program
+    if isinstance(obj, Program):
+        # As Paddle: the program's serialized ProgramDesc (what a .pdmodel holds), not a pickle.
+        data = obj.desc.serialize_to_string()
+        if _is_memory_buffer(path):
+            path.write(data)
+            return
+        obj = _ProgramBytes(data)
+
     as_state_dict = _is_state_dict(obj)
     if as_state_dict and len(obj) == 0:
         warnings.warn("The input state dict is empty, no need to save.")
@@ -224,6 +239,10 @@ def _ndarray_to_tensor(array, return_numpy):
         # NumPy has no bfloat16; Paddle stores bfloat16 tensors as uint16 bit patterns.
         return libpaddle._tensor_from_numpy(np.ascontiguousarray(array), _resolve_place(None),
                                             libpaddle.DataType.BFLOAT16)
+    if libpaddle._in_static_mode():
+        # A tensor with the values, as a scope variable holds them (Paddle returns a
+        # DenseTensor), not a constant appended to the current program.
+        return libpaddle._tensor_from_numpy(np.ascontiguousarray(array), _resolve_place(None))
     return to_tensor(array)
 
 
@@ -304,7 +323,7 @@ def load(path, **configs):
     keep_name_table = bool(configs.get("keep_name_table", False))
 
     if _is_memory_buffer(path):
-        return _restore(_unpickle(path, "<BytesIO>"), return_numpy, keep_name_table)
+        return _load_bytes(path.read(), "<BytesIO>", return_numpy, keep_name_table)
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     if not isinstance(path, str):
@@ -323,7 +342,21 @@ def load(path, **configs):
         raise FileNotFoundError(errno.ENOENT, f"paddle.load(): no such file: '{path}'{hint}",
                                 path)
     with open(path, "rb") as f:
-        obj = _unpickle(f, path)
+        data = f.read()
+    return _load_bytes(data, path, return_numpy, keep_name_table)
+
+
+def _load_bytes(data, path, return_numpy, keep_name_table):
+    """A paddle.save pickle, else a saved Program (a serialized ProgramDesc), from `data`."""
+    try:
+        obj = _unpickle(io.BytesIO(data), path)
+    except ValueError as not_a_pickle:
+        from ..static.program import Program
+        try:
+            return Program.parse_from_string(data)
+        except Exception:
+            pass  # neither: the pickle's error says what is wrong with the file
+        raise not_a_pickle
     return _restore(obj, return_numpy, keep_name_table)
 
 

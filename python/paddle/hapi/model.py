@@ -230,7 +230,8 @@ class StaticGraphAdapter:
                     bound = [program.global_block().var(p.name)
                              for p in model.network.parameters()
                              if program.global_block().has_var(p.name)]
-                    model._optimizer.minimize(loss, parameters=bound)
+                    # positionally: a static AMP optimizer names it parameter_list
+                    model._optimizer.minimize(loss, None, bound)
         finally:
             if was_training:
                 model.network.train()
@@ -238,6 +239,10 @@ class StaticGraphAdapter:
                 model.network.eval()
         if mode != "train":
             program = program.clone(for_test=True)
+            if model._amp_level != "O0":
+                paddle.static.amp.decorator.rewrite_program(
+                    program, model._static_amp_lists(), model._amp_level,
+                    model._amp_cast["dtype"])
         self._input_vars[mode] = inputs
         self._label_vars[mode] = labels
         self._progs[mode] = program
@@ -421,7 +426,14 @@ class Model:
         self._loss = loss
         self._metrics = metrics
         self._scaler = None
-        if self._amp_level != "O0":
+        if self._amp_level != "O0" and not in_dynamic_mode():
+            # Static graph: the train program is rewritten and loss-scaled by the decorated
+            # optimizer's minimize(), the eval and test programs by _make_program.
+            if optimizer is not None:
+                self._optimizer = paddle.static.amp.decorate(
+                    optimizer, self._static_amp_lists(), level=self._amp_level,
+                    dtype=self._amp_cast["dtype"], **amp_scaler)
+        elif self._amp_level != "O0":
             if self._amp_level == "O2" and optimizer is not None:
                 self.network, self._optimizer = paddle.amp.decorate(
                     models=self.network, optimizers=optimizer, level="O2",
@@ -453,15 +465,17 @@ class Model:
         if unknown:
             raise ValueError("Model.prepare(): amp_configs keys must be 'level', "
                              f"{', '.join(cast_keys + scaler_keys)}; unknown: {sorted(unknown)}")
-        if level != "O0" and not in_dynamic_mode():
-            raise NotImplementedError("Model.prepare(): amp_configs in static graph mode is not "
-                                      "supported (GradScaler runs in dygraph)")
         cast = {k: amp_configs[k] for k in cast_keys if k in amp_configs}
         if "dtype" not in cast:
             on_gpu = paddle.amp.is_float16_supported()
             cast["dtype"] = "float16" if on_gpu else "bfloat16"
         scaler = {k: amp_configs[k] for k in scaler_keys if k in amp_configs}
         return level, cast, scaler
+
+    def _static_amp_lists(self):
+        return paddle.static.amp.AutoMixedPrecisionLists(
+            self._amp_cast.get("custom_white_list"), self._amp_cast.get("custom_black_list"),
+            dtype=self._amp_cast["dtype"])
 
     def _verify_spec(self, specs, shapes=None, dtypes=None, is_input=False):
         if specs is None:

@@ -76,7 +76,8 @@ class Adam(Optimizer):
                 accumulators[self._moment1_acc_str][name],
                 accumulators[self._moment2_acc_str][name], moment2_max,
                 accumulators[self._beta1_pow_acc_str][name],
-                accumulators[self._beta2_pow_acc_str][name], master, None,
+                accumulators[self._beta2_pow_acc_str][name], master,
+                self._get_auxiliary_var("found_inf"),
                 self._option(group, "beta1"), self._option(group, "beta2"),
                 self._option(group, "epsilon"))
 

@@ -90,6 +90,9 @@ class Optimizer:
         self._lr_tensors_for = None
         # Static mode: the learning-rate variable's name per program.
         self._static_lr_names = {}
+        # Variables other components hand the update ops, by key: static AMP's "found_inf",
+        # which the Adam-family updates read as their SkipUpdate input.
+        self._auxiliary_vars = {}
 
         self._grouped = bool(parameters) and isinstance(parameters[0], dict)
         self._param_groups = []
@@ -290,6 +293,12 @@ class Optimizer:
         """A hyperparameter: the group's override, else the optimizer's default."""
         value = group.get(key, self._default_dict[key])
         return float(value.item()) if isinstance(value, Tensor) else value
+
+    def _set_auxiliary_var(self, key, val):
+        self._auxiliary_vars[key] = val
+
+    def _get_auxiliary_var(self, key):
+        return self._auxiliary_vars.get(key)
 
     # ---- multi-precision -----------------------------------------------------------------------
     def _uses_master_weight(self, param):

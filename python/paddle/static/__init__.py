@@ -14,7 +14,7 @@ from .program import (Block, Operator, Parameter, Program, Variable,  # noqa: F4
                       program_guard)
 from ..metric import accuracy  # noqa: F401
 from .tensor import create_global_var, create_parameter  # noqa: F401
-from . import nn  # noqa: F401
+from . import amp, nn  # noqa: F401
 
 
 def cpu_places(device_count=None):

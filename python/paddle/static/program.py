@@ -61,9 +61,14 @@ class Variable(Tensor):
 
     @name.setter
     def name(self, new_name):
-        if new_name != self.name:
-            raise ValueError(f"a static Variable cannot be renamed ('{self.name}' to "
-                             f"'{new_name}'); give the name when creating it")
+        """Renames the variable in its block and in the ops that use it (Paddle's setter)."""
+        if not isinstance(new_name, str) or not new_name:
+            raise TypeError(f"Variable.name must be a non-empty str, but received {new_name!r}")
+        old = self.name
+        if new_name == old:
+            return
+        self.block.desc._rename_var(old, new_name)
+        self.block.vars[new_name] = self.block.vars.pop(old, self)
 
     @property
     def shape(self):

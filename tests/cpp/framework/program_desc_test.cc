@@ -50,6 +50,33 @@ TEST(ProgramDescTest, BlocksVarsAndOpsRoundTrip) {
   EXPECT_EQ(copy.Serialize(), bytes);
 }
 
+// A renamed variable keeps its description and is renamed in the ops that see it: those of its
+// block and of sub-blocks that do not have a variable of the old name of their own.
+TEST(ProgramDescTest, RenameVarRenamesItInTheOpsThatSeeIt) {
+  ProgramDesc program;
+  BlockDesc* main = program.MainBlock();
+  VarDesc* x = main->Var("x");
+  main->Var("y");
+  OpDesc* op = main->AppendOp();
+  op->SetInput("X", {"x"});
+  op->SetOutput("Out", {"y"});
+  BlockDesc* sees = program.AppendBlock(*main);
+  sees->AppendOp()->SetInput("X", {"x"});
+  BlockDesc* shadows = program.AppendBlock(*main);
+  shadows->Var("x");
+  shadows->AppendOp()->SetInput("X", {"x"});
+
+  main->RenameVar("x", "input");
+  EXPECT_EQ(main->FindVar("input"), x);
+  EXPECT_EQ(x->name(), "input");
+  EXPECT_EQ(main->FindVar("x"), nullptr);
+  EXPECT_EQ(op->Input("X"), (std::vector<std::string>{"input"}));
+  EXPECT_EQ(sees->Op(0)->Input("X"), (std::vector<std::string>{"input"}));
+  EXPECT_EQ(shadows->Op(0)->Input("X"), (std::vector<std::string>{"x"}));
+  EXPECT_THROW(main->RenameVar("input", "y"), Error);
+  EXPECT_THROW(main->RenameVar("missing", "z"), Error);
+}
+
 TEST(ProgramDescTest, RevisionCountsStructuralChanges) {
   ProgramDesc program;
   uint64_t start = program.revision();

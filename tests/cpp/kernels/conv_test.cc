@@ -2,8 +2,8 @@
 // geometries, forward, backward-data and backward-filter, over strides, dilations, asymmetric
 // padding, groups, both data formats, 1 to 3 spatial dims, transposed geometries with an
 // enlarged output, and zero-size batches; the fused forward's post-ops (bias, residual,
-// activation) against im2col + ApplyConvEpilogue; filters kept reordered for ConstantWeights; and
-// the geometry's errors.
+// activation) against im2col + ApplyConvEpilogue; filters kept reordered for ConstantWeights; the
+// bfloat16 routines against float on the same operands; and the geometry's errors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "paddle/common/errors.h"
+#include "paddle/common/float16.h"
 #include "paddle/kernels/funcs/constant_weights.h"
 #include "paddle/kernels/funcs/conv_compute.h"
 #include "paddle/kernels/funcs/conv_geometry.h"
@@ -93,6 +94,44 @@ TEST_P(ConvPathsTest, OneDnnMatchesIm2col) {
     ExpectNear(dx, dx_ref, "backward data" + name);
     ExpectNear(dw, dw_ref, "backward filter" + name);
   }
+}
+
+std::vector<bfloat16> ToBf16(const std::vector<float>& v) {
+  return std::vector<bfloat16>(v.begin(), v.end());
+}
+
+std::vector<float> ToFloat(const std::vector<bfloat16>& v) {
+  return std::vector<float>(v.begin(), v.end());
+}
+
+// bfloat16 against float on the same bf16-rounded operands: both accumulate in float32, so they
+// differ by the rounding of each result to bf16 (a relative 2^-9), whichever path the CPU takes.
+TEST_P(ConvPathsTest, Bfloat16MatchesFloatOnRoundedOperands) {
+  const ConvGeometry g = Geometry(GetParam());
+  const int64_t x_size = Numel(g.InputDims()), y_size = Numel(g.OutputDims());
+  const int64_t w_size = Numel(g.FilterDims());
+  std::vector<bfloat16> x = ToBf16(Random(x_size, 1)), w = ToBf16(Random(w_size, 2));
+  std::vector<bfloat16> dy = ToBf16(Random(y_size, 3));
+  std::vector<float> y_ref(y_size), dx_ref(x_size), dw_ref(w_size);
+  ConvForward<float>(g, ToFloat(x).data(), ToFloat(w).data(), y_ref.data());
+  ConvBackwardData<float>(g, ToFloat(dy).data(), ToFloat(w).data(), dx_ref.data());
+  ConvBackwardFilter<float>(g, ToFloat(x).data(), ToFloat(dy).data(), dw_ref.data());
+
+  std::vector<bfloat16> y(y_size), dx(x_size, bfloat16(7.0f)), dw(w_size, bfloat16(7.0f));
+  ConvForward<bfloat16>(g, x.data(), w.data(), y.data());
+  ConvBackwardData<bfloat16>(g, dy.data(), w.data(), dx.data());
+  ConvBackwardFilter<bfloat16>(g, x.data(), dy.data(), dw.data());
+  auto expect_rounded = [](const std::vector<bfloat16>& got, const std::vector<float>& want,
+                           const std::string& what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(static_cast<float>(got[i]), want[i], 1e-4f + 4e-3f * std::abs(want[i]))
+          << what << " at " << i;
+    }
+  };
+  expect_rounded(y, y_ref, "bf16 forward");
+  expect_rounded(dx, dx_ref, "bf16 backward data");
+  expect_rounded(dw, dw_ref, "bf16 backward filter");
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -66,9 +66,12 @@ def test_bad_amp_configs_raise(amp_configs, error, match):
                       paddle.nn.CrossEntropyLoss(), amp_configs=amp_configs)
 
 
-def test_static_mode_rejects_mixed_precision():
+def test_static_mode_decorates_the_optimizer_with_static_amp():
+    # Training in static mode with amp_configs is tested in static/test_static_amp.py.
     with static_mode():
         model = paddle.Model(network(), *input_specs())
-        with pytest.raises(NotImplementedError, match="static graph"):
-            model.prepare(paddle.optimizer.SGD(0.1), paddle.nn.CrossEntropyLoss(),
-                          amp_configs="O1")
+        model.prepare(paddle.optimizer.SGD(0.1), paddle.nn.CrossEntropyLoss(),
+                      amp_configs={"level": "O1", "init_loss_scaling": 128.0})
+        assert isinstance(model._optimizer, paddle.static.amp.OptimizerWithMixedPrecision)
+        assert model._optimizer._init_loss_scaling == 128.0
+        assert model._scaler is None

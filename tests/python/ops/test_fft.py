@@ -95,6 +95,35 @@ def test_float32_and_complex64_keep_their_precision():
     assert paddle.fft.irfft(paddle.to_tensor(z)).dtype == paddle.float32
 
 
+@pytest.mark.parametrize("n,batch", [(1 << 15, 3), (1 << 16, 1), (3 << 16, 2), (1 << 20, 1)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_long_lines_on_the_four_step_path_match_numpy(n, batch, dtype):
+    # Lines of 2^16 points and more that split into two factors of at least 64 run as the
+    # four-step FFT (funcs/fft.cc); 2^15 points are below that and take the direct path.
+    x = _complex((batch, n)).astype(dtype)
+    tol = 2e-6 if dtype == "complex64" else 1e-12
+    for api, norm in (("fft", "backward"), ("ifft", "ortho"), ("fft", "forward")):
+        expected = getattr(np.fft, api)(x.astype("complex128"), norm=norm)
+        actual = getattr(paddle.fft, api)(paddle.to_tensor(x), norm=norm).numpy()
+        assert actual.dtype == np.dtype(dtype)
+        scale = np.abs(expected).max()
+        assert np.abs(actual - expected).max() / scale < tol, (api, norm)
+
+
+@pytest.mark.parametrize("n,batch", [(1 << 16, 3), (1 << 17, 1), (3 << 17, 2), (1 << 21, 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_long_real_lines_on_the_four_step_path_match_numpy(n, batch, dtype):
+    # Real lines whose n / 2 pairs split for the four-step FFT (2^17 points and more) take it
+    # too, for rfft, ihfft and fft of a real input; 2^16 points take kiss_fftr.
+    x = _real((batch, n)).astype(dtype)
+    tol = 2e-6 if dtype == "float32" else 1e-12
+    for api, norm in (("rfft", "backward"), ("ihfft", "ortho"), ("fft", "forward")):
+        expected = getattr(np.fft, api)(x.astype("float64"), norm=norm)
+        actual = getattr(paddle.fft, api)(paddle.to_tensor(x), norm=norm).numpy()
+        assert actual.shape == expected.shape
+        assert np.abs(actual - expected).max() / np.abs(expected).max() < tol, (api, norm)
+
+
 def test_a_large_power_of_two_round_trips():
     z = _complex((1 << 16,))
     _close(paddle.fft.fft(paddle.to_tensor(z)), np.fft.fft(z), tol=1e-7)
