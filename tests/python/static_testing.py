@@ -7,10 +7,12 @@ from paddle.utils import unique_name
 
 @contextlib.contextmanager
 def static_mode():
-    """Static mode with a fresh global scope and fresh name counters, back to dygraph after."""
+    """Static mode with fresh default programs, a fresh global scope and fresh name counters, back
+    to dygraph after: nothing one test appends to the default programs reaches the next."""
     paddle.enable_static()
     try:
-        with paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()), \
+                paddle.static.scope_guard(paddle.static.Scope()), unique_name.guard():
             yield
     finally:
         paddle.disable_static()
