@@ -23,10 +23,11 @@ def _select_openblas_kernels():
 def _bound_openmp_spin_wait():
     """libgomp's threads spin about 300000 times at each barrier before sleeping. When other
     processes (DataLoader workers, a parallel build) compete for the cores, a spinning thread
-    burns the time slice its descheduled partner needs: a LeNet step on 2 threads went from
-    4.7 ms to 160-260 ms with four busy processes beside it. 5000 spins cost about 2% on an idle
-    machine and keep that step at about 50 ms. libgomp reads the variable when it is loaded, so
-    it is set before the core library loads; a user's own setting wins."""
+    burns the time slice its descheduled partner needs: a LeNet step on 2 threads takes about
+    5 ms alone and 260-310 ms beside four busy processes. With 5000 spins it takes 44-52 ms
+    there, and the idle time stays within run-to-run noise
+    (benchmarks/openmp_contention_bench.py). libgomp reads the variable when it is loaded, so it
+    is set before the core library loads; a user's own setting wins."""
     if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
         os.environ["GOMP_SPINCOUNT"] = "5000"
 
