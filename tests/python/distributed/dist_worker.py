@@ -160,6 +160,32 @@ def mismatch():
     report(message=message, dtype_message=dtype_message)
 
 
+def mismatch_kinds():
+    """Mismatches the descriptor exchange catches besides shape and dtype, including a small
+    all_reduce (sent inline with the descriptor) against a large one (descriptor only)."""
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+    messages = {}
+
+    def expect_error(key, call):
+        try:
+            call()
+        except ValueError as e:
+            messages[key] = str(e)
+        else:
+            raise AssertionError(f"{key}: the mismatch was not detected")
+
+    small_vs_large = paddle.ones([4 if rank == 0 else 1 << 20], dtype="float32")
+    expect_error("size", lambda: dist.all_reduce(small_vs_large))
+    t = paddle.ones([4], dtype="float32")
+    expect_error("op", lambda: dist.all_reduce(
+        t, op=dist.ReduceOp.SUM if rank == 0 else dist.ReduceOp.MAX))
+    expect_error("collective", lambda: dist.all_reduce(t) if rank == 0 else dist.broadcast(t, 0))
+    dist.all_reduce(t)  # the group still works
+    np.testing.assert_array_equal(t.numpy(), [2.0] * 4)
+    report(**messages)
+
+
 def dead_peer():
     dist.init_parallel_env()
     rank = dist.get_rank()
