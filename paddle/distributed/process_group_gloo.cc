@@ -2,6 +2,7 @@
 
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/allreduce_halving_doubling.h>
 #include <gloo/alltoall.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -123,6 +124,38 @@ void ReduceLoop(void* out, const void* a, const void* b, size_t n) {
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
 
+// The in-place form Gloo's algorithm classes call, on the element carrier C.
+template <typename T, ReduceOp kOp, typename C>
+void ReduceInPlace(C* x, const C* y, size_t n) {
+  ReduceLoop<T, kOp>(x, x, y, n);
+}
+
+template <typename C>
+std::shared_ptr<gloo::ReductionFunction<C>> CarrierReduction(DataType dtype, ReduceOp op) {
+  typename gloo::ReductionFunction<C>::Function* fn = nullptr;
+  VisitDataType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (sizeof(T) == sizeof(C)) {
+      switch (op) {
+        case ReduceOp::MAX:
+          fn = &ReduceInPlace<T, ReduceOp::MAX, C>;
+          break;
+        case ReduceOp::MIN:
+          fn = &ReduceInPlace<T, ReduceOp::MIN, C>;
+          break;
+        case ReduceOp::PROD:
+          fn = &ReduceInPlace<T, ReduceOp::PROD, C>;
+          break;
+        default:  // SUM, and AVG's sum
+          fn = &ReduceInPlace<T, ReduceOp::SUM, C>;
+      }
+    }
+  });
+  PD_INTERNAL_ASSERT(fn != nullptr, "no reduction of ", DataTypeName(dtype), " on ", sizeof(C),
+                     "-byte elements");
+  return std::make_shared<gloo::ReductionFunction<C>>(gloo::CUSTOM, fn);
+}
+
 ReduceFn ReduceFunction(DataType dtype, ReduceOp op) {
   ReduceFn fn = nullptr;
   VisitDataType(dtype, [&](auto zero) {
@@ -175,12 +208,20 @@ enum DescriptorField : int {
   kRoot = kDims + kMaxCheckedDims,
   kReduceOp,
   kPayloadBytes,
+  kAlgorithm,  // not compared: which cached algorithm the rank would run
   kDescriptorFields
 };
 constexpr size_t kDescriptorBytes = kDescriptorFields * sizeof(int64_t);
 // Every rank receives at most this many inline payload bytes per operation, from all peers
 // together (so the staging buffer stays this size whatever the group's size).
-constexpr size_t kInlineBytes = size_t{1} << 20;
+constexpr size_t kInlineBytes = size_t{256} << 10;
+// Up to this size, all_reduce runs a cached AllreduceHalvingDoubling (fastest between the inline
+// exchange and the ring on localhost); above, Gloo's ring, whose chunks pipeline the reduction
+// with the transfer.
+constexpr size_t kHalvingDoublingBytes = size_t{8} << 20;
+// Cached halving-doubling objects per group (each holds its registered buffers and a scratch
+// buffer of the tensor's size).
+constexpr size_t kCachedAllReduces = 4;
 constexpr uint8_t kExchangeSlotPrefix = kSendRecvSlotPrefix + 1;
 
 constexpr const char* kCollectives[] = {"all_reduce", "broadcast", "reduce",        "all_gather",
@@ -477,12 +518,14 @@ const uint8_t* ProcessGroupGloo::ExchangedPayload(int rank) const {
 // descriptor + InlineLimit() bytes, the most any rank sends whatever its tensor: a peer whose
 // tensor differs in size sends a message of another length, which still lands, and its
 // descriptor names the difference. The payload is only used once every descriptor matched.
-void ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
+bool ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
                                            const DenseTensor& tensor, int root, ReduceOp op,
-                                           const void* payload, size_t payload_bytes) {
+                                           const void* payload, size_t payload_bytes,
+                                           int64_t algorithm) {
   const int size = options_.size;
   const int rank = options_.rank;
   const size_t stride = kDescriptorBytes + InlineLimit();
+  bool same_algorithm = true;
   PD_INTERNAL_ASSERT(payload_bytes <= InlineLimit(), "inline payload over the limit");
   if (!exchange_buffer_) {
     exchange_.resize(stride * size);
@@ -498,6 +541,7 @@ void ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
   mine[kRoot] = root;
   mine[kReduceOp] = static_cast<int64_t>(op);
   mine[kPayloadBytes] = static_cast<int64_t>(payload_bytes);
+  mine[kAlgorithm] = algorithm;
   if (payload_bytes > 0) std::memcpy(mine + kDescriptorFields, payload, payload_bytes);
   const uint64_t slot = gloo::Slot::build(kExchangeSlotPrefix, tag);
   for (int peer = 0; peer < size; ++peer) {
@@ -546,7 +590,38 @@ void ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
     }
     // Same dtype and size: the ranks chose the same path, so the payloads have the same size.
     PD_INTERNAL_ASSERT(!differs(kPayloadBytes), "inline payloads of different sizes");
+    if (differs(kAlgorithm)) same_algorithm = false;
   }
+  return same_algorithm;
+}
+
+void ProcessGroupGloo::HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op) {
+  auto cached = std::find_if(cached_all_reduces_.rbegin(), cached_all_reduces_.rend(),
+                             [&](const CachedAllReduce& c) {
+                               return c.data == t->raw_data() && c.numel == t->numel() &&
+                                      c.dtype == t->dtype() && c.op == op;
+                             });
+  const int64_t mine = cached == cached_all_reduces_.rend() ? -1 : cached->id;
+  // The check is the exchange that agrees on the algorithm, so it runs whatever check_tensors
+  // says: a rank whose tensor moved must not run an object registered over the old address while
+  // its peers run theirs. When any rank misses, every rank builds a new one, in step, so that
+  // Gloo's slots (taken from the context in build order) match.
+  if (ExchangeDescriptors("all_reduce", tag, *t, 0, op, nullptr, 0, mine) && mine >= 0) {
+    cached->algorithm->run();
+    return;
+  }
+  if (cached_all_reduces_.size() == kCachedAllReduces) cached_all_reduces_.pop_front();
+  CachedAllReduce entry{next_algorithm_id_++, t->raw_data(), t->numel(), t->dtype(), op, {}, {}};
+  VisitElementSize(SizeOf(t->dtype()), [&](auto carrier) {
+    using C = decltype(carrier);
+    auto reduction = CarrierReduction<C>(t->dtype(), op);
+    entry.algorithm = std::make_unique<gloo::AllreduceHalvingDoubling<C>>(
+        context_, std::vector<C*>{static_cast<C*>(t->raw_data())}, static_cast<int>(t->numel()),
+        reduction.get());
+    entry.reduction = std::move(reduction);
+  });
+  entry.algorithm->run();
+  cached_all_reduces_.push_back(std::move(entry));
 }
 
 std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bool sync_op) {
@@ -573,10 +648,10 @@ std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bo
           t.BumpInplaceVersion();
           return;
         }
-        if (options_.check_tensors && options_.size > 1) {
-          ExchangeDescriptors("all_reduce", tag, t, 0, op, nullptr, 0);
-        }
-        if (options_.size > 1 && t.numel() > 0) {
+        if (options_.size > 1 && t.nbytes() <= kHalvingDoublingBytes) {
+          HalvingDoublingAllReduce(tag, &t, op);
+        } else if (options_.size > 1) {
+          if (options_.check_tensors) ExchangeDescriptors("all_reduce", tag, t, 0, op, nullptr, 0);
           VisitElementSize(SizeOf(t.dtype()), [&](auto carrier) {
             using C = decltype(carrier);
             gloo::AllreduceOptions opts(context_);

@@ -16,6 +16,7 @@
 #include "paddle/distributed/tcp_store.h"
 
 namespace gloo {
+class Algorithm;
 class Context;
 namespace transport {
 class Device;
@@ -65,8 +66,11 @@ class ProcessGroupGloo : public ProcessGroup {
   // compared; raises naming the rank that differs. `payload` (at most InlineLimit() bytes) travels
   // in the same message as the descriptor: the small all-reduce's whole data exchange. Returns
   // rank r's payload (this rank's own too) as ExchangedPayload(r).
-  void ExchangeDescriptors(const char* name, uint32_t tag, const DenseTensor& tensor, int root,
-                           ReduceOp op, const void* payload, size_t payload_bytes);
+  // `algorithm`: the id of the cached algorithm this rank would run (-1: none); returns whether
+  // every rank named the same one.
+  bool ExchangeDescriptors(const char* name, uint32_t tag, const DenseTensor& tensor, int root,
+                           ReduceOp op, const void* payload, size_t payload_bytes,
+                           int64_t algorithm = -1);
   void CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor, int root) {
     if (options_.check_tensors && options_.size > 1) {
       ExchangeDescriptors(name, tag, tensor, root, ReduceOp::SUM, nullptr, 0);
@@ -76,6 +80,9 @@ class ProcessGroupGloo : public ProcessGroup {
   // this much from all peers together, so small all-reduces go in one message per peer.
   size_t InlineLimit() const;
   const uint8_t* ExchangedPayload(int rank) const;
+  // Medium all-reduces run Gloo's AllreduceHalvingDoubling, whose buffers are registered when it
+  // is built: built objects are kept per (data pointer, numel, dtype, op).
+  void HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op);
   // The error for a failed operation: which ranks exited, or that the peers timed out.
   std::string DescribeFailure(const char* name, const std::string& cause);
   std::string Where() const;
@@ -97,6 +104,17 @@ class ProcessGroupGloo : public ProcessGroup {
   // with Gloo once; this rank's stride is what it sends.
   std::vector<uint8_t> exchange_;
   std::unique_ptr<gloo::transport::UnboundBuffer> exchange_buffer_;
+  struct CachedAllReduce {
+    int64_t id;  // the same on every rank: built in the same order everywhere
+    const void* data;
+    int64_t numel;
+    DataType dtype;
+    ReduceOp op;
+    std::shared_ptr<void> reduction;  // the gloo::ReductionFunction the algorithm points to
+    std::unique_ptr<gloo::Algorithm> algorithm;
+  };
+  std::deque<CachedAllReduce> cached_all_reduces_;  // newest last
+  int64_t next_algorithm_id_ = 0;
   std::thread thread_;
 };
 

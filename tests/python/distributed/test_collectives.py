@@ -29,3 +29,9 @@ def test_size_op_and_collective_mismatch_raise_naming_the_other_rank():
         assert f"rank {other} passed ReduceOp.{'SUM' if other == 0 else 'MAX'}" in v["op"], v
         assert f"rank {other} called {'all_reduce' if other == 0 else 'broadcast'}" in \
             v["collective"], v
+
+
+@pytest.mark.parametrize("world_size", [2, 3])
+def test_medium_all_reduce_through_the_cached_halving_doubling(world_size):
+    values = check_ok(run_ranks("medium_all_reduce", world_size, timeout=90))
+    assert sorted(v["rank"] for v in values) == list(range(world_size))
