@@ -205,8 +205,12 @@ def medium_all_reduce():
                             ("int32", dist.ReduceOp.MIN, np.minimum),
                             ("float32", dist.ReduceOp.PROD, np.multiply),
                             ("int64", dist.ReduceOp.SUM, np.add),
-                            ("float32", dist.ReduceOp.AVG, None)]:
-        for size in (70001, 300001, 1 << 20):  # several sizes: more than the cache's 4 entries
+                            ("float32", dist.ReduceOp.AVG, None),
+                            ("float16", dist.ReduceOp.SUM, np.add),
+                            ("complex64", dist.ReduceOp.PROD, np.multiply),
+                            ("bool", dist.ReduceOp.MAX, np.logical_or)]:
+        # inline, halving-doubling (more sizes over the loop than the cache's 4 entries), ring
+        for size in (70001, 300001, 1 << 20, (1 << 21) + 1):
             data = [rank_data(r, [size], dtype) for r in range(n)]
             t = tensor(data[rank], dtype)
             dist.all_reduce(t, op=op)
