@@ -2,6 +2,7 @@
 
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
+#include <gloo/allreduce_halving_doubling.h>
 #include <gloo/alltoall.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 
 #include "paddle/common/data_type_visit.h"
@@ -122,6 +124,38 @@ void ReduceLoop(void* out, const void* a, const void* b, size_t n) {
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
 
+// The in-place form Gloo's algorithm classes call, on the element carrier C.
+template <typename T, ReduceOp kOp, typename C>
+void ReduceInPlace(C* x, const C* y, size_t n) {
+  ReduceLoop<T, kOp>(x, x, y, n);
+}
+
+template <typename C>
+std::shared_ptr<gloo::ReductionFunction<C>> CarrierReduction(DataType dtype, ReduceOp op) {
+  typename gloo::ReductionFunction<C>::Function* fn = nullptr;
+  VisitDataType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (sizeof(T) == sizeof(C)) {
+      switch (op) {
+        case ReduceOp::MAX:
+          fn = &ReduceInPlace<T, ReduceOp::MAX, C>;
+          break;
+        case ReduceOp::MIN:
+          fn = &ReduceInPlace<T, ReduceOp::MIN, C>;
+          break;
+        case ReduceOp::PROD:
+          fn = &ReduceInPlace<T, ReduceOp::PROD, C>;
+          break;
+        default:  // SUM, and AVG's sum
+          fn = &ReduceInPlace<T, ReduceOp::SUM, C>;
+      }
+    }
+  });
+  PD_INTERNAL_ASSERT(fn != nullptr, "no reduction of ", DataTypeName(dtype), " on ", sizeof(C),
+                     "-byte elements");
+  return std::make_shared<gloo::ReductionFunction<C>>(gloo::CUSTOM, fn);
+}
+
 ReduceFn ReduceFunction(DataType dtype, ReduceOp op) {
   ReduceFn fn = nullptr;
   VisitDataType(dtype, [&](auto zero) {
@@ -163,17 +197,51 @@ void DivideBy(DenseTensor* t, int n) {
   });
 }
 
-std::string ShapeString(const std::vector<int64_t>& d) {
-  // d: [dtype, ndim, dims..., root]
+// ExchangeDescriptors' message: a fixed-size descriptor, then the inline payload if any.
+constexpr int kMaxCheckedDims = 9;
+enum DescriptorField : int {
+  kCollective,
+  kDtype,
+  kNumel,
+  kNdim,
+  kDims,
+  kRoot = kDims + kMaxCheckedDims,
+  kReduceOp,
+  kPayloadBytes,
+  kAlgorithm,  // not compared: which cached algorithm the rank would run
+  kDescriptorFields
+};
+constexpr size_t kDescriptorBytes = kDescriptorFields * sizeof(int64_t);
+// Every rank receives at most this many inline payload bytes per operation, from all peers
+// together (so the staging buffer stays this size whatever the group's size).
+constexpr size_t kInlineBytes = size_t{256} << 10;
+// Up to this size, all_reduce runs a cached AllreduceHalvingDoubling (fastest between the inline
+// exchange and the ring on localhost); above, Gloo's ring, whose chunks pipeline the reduction
+// with the transfer.
+constexpr size_t kHalvingDoublingBytes = size_t{8} << 20;
+// Cached halving-doubling objects per group (each holds its registered buffers and a scratch
+// buffer of the tensor's size).
+constexpr size_t kCachedAllReduces = 4;
+constexpr uint8_t kExchangeSlotPrefix = kSendRecvSlotPrefix + 1;
+
+constexpr const char* kCollectives[] = {"all_reduce", "broadcast", "reduce",        "all_gather",
+                                        "alltoall",   "scatter",   "reduce_scatter"};
+
+int64_t CollectiveCode(const char* name) {
+  for (size_t i = 0; i < std::size(kCollectives); ++i) {
+    if (std::strcmp(kCollectives[i], name) == 0) return static_cast<int64_t>(i);
+  }
+  PD_INTERNAL_ASSERT(false, "no descriptor code for the collective ", name);
+  return -1;
+}
+
+std::string ShapeString(const int64_t* d) {
   std::ostringstream os;
-  os << DataTypeName(static_cast<DataType>(d[0])) << "[";
-  for (int64_t i = 0; i < d[1]; ++i) os << (i ? ", " : "") << d[2 + i];
+  os << DataTypeName(static_cast<DataType>(d[kDtype])) << "[";
+  for (int64_t i = 0; i < d[kNdim]; ++i) os << (i ? ", " : "") << d[kDims + i];
   os << "]";
   return os.str();
 }
-
-constexpr int kMaxCheckedDims = 9;
-constexpr int kDescriptorSize = 2 + kMaxCheckedDims + 1;
 
 // Waits for a posted point-to-point transfer when the caller waits. Gloo offers no test for a
 // transfer short of waiting, so is_completed() turns true once wait() has returned.
@@ -423,7 +491,7 @@ void ProcessGroupGloo::Execute(Work* work) {
     return;
   }
   try {
-    // Two tags per operation: the tensor check's allgather and the payload.
+    // Two tags per operation: the descriptor exchange and the payload.
     uint32_t tag = next_tag_;
     next_tag_ += 2;
     work->run(tag);
@@ -436,36 +504,124 @@ void ProcessGroupGloo::Execute(Work* work) {
   }
 }
 
-void ProcessGroupGloo::CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor,
-                                       int root) {
-  if (!options_.check_tensors || options_.size == 1) return;
-  std::vector<int64_t> mine(kDescriptorSize, 0);
-  mine[0] = static_cast<int64_t>(tensor.dtype());
-  mine[1] = std::min<int64_t>(tensor.dims().size(), kMaxCheckedDims);
-  for (int64_t i = 0; i < mine[1]; ++i) mine[2 + i] = tensor.dims()[static_cast<int>(i)];
-  mine[kDescriptorSize - 1] = root;
-  std::vector<int64_t> all(kDescriptorSize * options_.size);
-  gloo::AllgatherOptions opts(context_);
-  opts.setInput(mine.data(), mine.size());
-  opts.setOutput(all.data(), all.size());
-  opts.setTag(tag);
-  gloo::allgather(opts);
-  for (int r = 0; r < options_.size; ++r) {
-    std::vector<int64_t> theirs(all.begin() + r * kDescriptorSize,
-                                all.begin() + (r + 1) * kDescriptorSize);
-    if (theirs[kDescriptorSize - 1] != root) {
+size_t ProcessGroupGloo::InlineLimit() const {
+  return options_.size > 1 ? kInlineBytes / (options_.size - 1) : 0;
+}
+
+const uint8_t* ProcessGroupGloo::ExchangedPayload(int rank) const {
+  return exchange_.data() + rank * (kDescriptorBytes + InlineLimit()) + kDescriptorBytes;
+}
+
+// One message to every peer and one from every peer, over a buffer registered once: the
+// descriptor, followed for a small all-reduce by the tensor's bytes. Gloo refuses (and aborts on)
+// an incoming message larger than the receive posted for it, so every rank posts a receive of
+// descriptor + InlineLimit() bytes, the most any rank sends whatever its tensor: a peer whose
+// tensor differs in size sends a message of another length, which still lands, and its
+// descriptor names the difference. The payload is only used once every descriptor matched.
+bool ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
+                                           const DenseTensor& tensor, int root, ReduceOp op,
+                                           const void* payload, size_t payload_bytes,
+                                           int64_t algorithm) {
+  const int size = options_.size;
+  const int rank = options_.rank;
+  const size_t stride = kDescriptorBytes + InlineLimit();
+  bool same_algorithm = true;
+  PD_INTERNAL_ASSERT(payload_bytes <= InlineLimit(), "inline payload over the limit");
+  if (!exchange_buffer_) {
+    exchange_.resize(stride * size);
+    exchange_buffer_ = context_->createUnboundBuffer(exchange_.data(), exchange_.size());
+  }
+  auto* mine = reinterpret_cast<int64_t*>(exchange_.data() + rank * stride);
+  std::fill(mine, mine + kDescriptorFields, 0);
+  mine[kCollective] = CollectiveCode(name);
+  mine[kDtype] = static_cast<int64_t>(tensor.dtype());
+  mine[kNumel] = tensor.numel();
+  mine[kNdim] = std::min<int64_t>(tensor.dims().size(), kMaxCheckedDims);
+  for (int64_t i = 0; i < mine[kNdim]; ++i) mine[kDims + i] = tensor.dims()[static_cast<int>(i)];
+  mine[kRoot] = root;
+  mine[kReduceOp] = static_cast<int64_t>(op);
+  mine[kPayloadBytes] = static_cast<int64_t>(payload_bytes);
+  mine[kAlgorithm] = algorithm;
+  if (payload_bytes > 0) std::memcpy(mine + kDescriptorFields, payload, payload_bytes);
+  const uint64_t slot = gloo::Slot::build(kExchangeSlotPrefix, tag);
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank) continue;
+    exchange_buffer_->recv(peer, slot, peer * stride, stride);
+    exchange_buffer_->send(peer, slot, rank * stride, kDescriptorBytes + payload_bytes);
+  }
+  for (int peer = 1; peer < size; ++peer) {
+    if (!exchange_buffer_->waitRecv(options_.timeout) ||
+        !exchange_buffer_->waitSend(options_.timeout)) {
+      throw gloo::IoException("timed out");
+    }
+  }
+  for (int r = 0; r < size; ++r) {
+    const auto* theirs = reinterpret_cast<const int64_t*>(exchange_.data() + r * stride);
+    auto differs = [&](int field) { return theirs[field] != mine[field]; };
+    const char* their_name =
+        theirs[kCollective] >= 0 &&
+                theirs[kCollective] < static_cast<int64_t>(std::size(kCollectives))
+            ? kCollectives[theirs[kCollective]]
+            : "an unknown operation";
+    if (differs(kCollective)) {
       PD_THROW(errors::InvalidArgument("paddle.distributed.", name, ": rank ", GlobalRank(r),
-                                       " passed root/src ", GlobalRank(theirs.back()), " where ",
+                                       " called ", their_name, " where ", Where(), " called ", name,
+                                       " (every rank must call the same collectives in "
+                                       "the same order)"));
+    }
+    if (differs(kRoot)) {
+      PD_THROW(errors::InvalidArgument("paddle.distributed.", name, ": rank ", GlobalRank(r),
+                                       " passed root/src ", GlobalRank(theirs[kRoot]), " where ",
                                        Where(), " passed ", GlobalRank(root)));
     }
-    if (theirs != mine) {
+    if (differs(kDtype) || differs(kNumel) || differs(kNdim) ||
+        !std::equal(mine + kDims, mine + kDims + kMaxCheckedDims, theirs + kDims)) {
       PD_THROW(errors::InvalidArgument("paddle.distributed.", name,
                                        ": every rank must pass a tensor of the same shape and "
                                        "dtype; rank ",
                                        GlobalRank(r), " passed ", ShapeString(theirs), " where ",
                                        Where(), " passed ", ShapeString(mine)));
     }
+    if (differs(kReduceOp)) {
+      PD_THROW(errors::InvalidArgument("paddle.distributed.", name, ": rank ", GlobalRank(r),
+                                       " passed ReduceOp.",
+                                       ReduceOpName(static_cast<ReduceOp>(theirs[kReduceOp])),
+                                       " where ", Where(), " passed ReduceOp.", ReduceOpName(op)));
+    }
+    // Same dtype and size: the ranks chose the same path, so the payloads have the same size.
+    PD_INTERNAL_ASSERT(!differs(kPayloadBytes), "inline payloads of different sizes");
+    if (differs(kAlgorithm)) same_algorithm = false;
   }
+  return same_algorithm;
+}
+
+void ProcessGroupGloo::HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op) {
+  auto cached = std::find_if(cached_all_reduces_.rbegin(), cached_all_reduces_.rend(),
+                             [&](const CachedAllReduce& c) {
+                               return c.data == t->raw_data() && c.numel == t->numel() &&
+                                      c.dtype == t->dtype() && c.op == op;
+                             });
+  const int64_t mine = cached == cached_all_reduces_.rend() ? -1 : cached->id;
+  // The check is the exchange that agrees on the algorithm, so it runs whatever check_tensors
+  // says: a rank whose tensor moved must not run an object registered over the old address while
+  // its peers run theirs. When any rank misses, every rank builds a new one, in step, so that
+  // Gloo's slots (taken from the context in build order) match.
+  if (ExchangeDescriptors("all_reduce", tag, *t, 0, op, nullptr, 0, mine) && mine >= 0) {
+    cached->algorithm->run();
+    return;
+  }
+  if (cached_all_reduces_.size() == kCachedAllReduces) cached_all_reduces_.pop_front();
+  CachedAllReduce entry{next_algorithm_id_++, t->raw_data(), t->numel(), t->dtype(), op, {}, {}};
+  VisitElementSize(SizeOf(t->dtype()), [&](auto carrier) {
+    using C = decltype(carrier);
+    auto reduction = CarrierReduction<C>(t->dtype(), op);
+    entry.algorithm = std::make_unique<gloo::AllreduceHalvingDoubling<C>>(
+        context_, std::vector<C*>{static_cast<C*>(t->raw_data())}, static_cast<int>(t->numel()),
+        reduction.get());
+    entry.reduction = std::move(reduction);
+  });
+  entry.algorithm->run();
+  cached_all_reduces_.push_back(std::move(entry));
 }
 
 std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bool sync_op) {
@@ -475,8 +631,27 @@ std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bo
       "all_reduce",
       [this, tensor, op](uint32_t tag) {
         DenseTensor& t = tensor.dense();
-        CheckSameTensor("all_reduce", tag, t, 0);
-        if (options_.size > 1 && t.numel() > 0) {
+        if (options_.size > 1 && t.nbytes() <= InlineLimit()) {
+          // Small: the tensor travels with the descriptor, one message to and from each peer
+          // (for 2 ranks the bytes a ring sends, in one step instead of two), then every rank
+          // folds the contributions in rank order, so that all ranks get the same bits.
+          ExchangeDescriptors("all_reduce", tag, t, 0, op, t.raw_data(), t.nbytes());
+          if (t.numel() > 0) {
+            ReduceFn reduce = ReduceFunction(t.dtype(), op);
+            const size_t n = static_cast<size_t>(t.numel());
+            reduce(t.raw_data(), ExchangedPayload(0), ExchangedPayload(1), n);
+            for (int r = 2; r < options_.size; ++r) {
+              reduce(t.raw_data(), t.raw_data(), ExchangedPayload(r), n);
+            }
+          }
+          if (op == ReduceOp::AVG) DivideBy(&t, options_.size);
+          t.BumpInplaceVersion();
+          return;
+        }
+        if (options_.size > 1 && t.nbytes() <= kHalvingDoublingBytes) {
+          HalvingDoublingAllReduce(tag, &t, op);
+        } else if (options_.size > 1) {
+          if (options_.check_tensors) ExchangeDescriptors("all_reduce", tag, t, 0, op, nullptr, 0);
           VisitElementSize(SizeOf(t.dtype()), [&](auto carrier) {
             using C = decltype(carrier);
             gloo::AllreduceOptions opts(context_);

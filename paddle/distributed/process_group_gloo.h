@@ -10,15 +10,18 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "paddle/distributed/process_group.h"
 #include "paddle/distributed/tcp_store.h"
 
 namespace gloo {
+class Algorithm;
 class Context;
 namespace transport {
 class Device;
-}
+class UnboundBuffer;
+}  // namespace transport
 }  // namespace gloo
 
 namespace paddle::distributed {
@@ -59,8 +62,27 @@ class ProcessGroupGloo : public ProcessGroup {
   std::shared_ptr<Task> Enqueue(const char* name, std::function<void(uint32_t)> run, bool sync_op);
   void Loop();
   void Execute(Work* work);
-  // Every rank's descriptor of its tensor, compared; raises naming the rank that differs.
-  void CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor, int root);
+  // Every rank's descriptor of its tensor (the collective, dtype, shape, root, reduce op),
+  // compared; raises naming the rank that differs. `payload` (at most InlineLimit() bytes) travels
+  // in the same message as the descriptor: the small all-reduce's whole data exchange. Returns
+  // rank r's payload (this rank's own too) as ExchangedPayload(r).
+  // `algorithm`: the id of the cached algorithm this rank would run (-1: none); returns whether
+  // every rank named the same one.
+  bool ExchangeDescriptors(const char* name, uint32_t tag, const DenseTensor& tensor, int root,
+                           ReduceOp op, const void* payload, size_t payload_bytes,
+                           int64_t algorithm = -1);
+  void CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor, int root) {
+    if (options_.check_tensors && options_.size > 1) {
+      ExchangeDescriptors(name, tag, tensor, root, ReduceOp::SUM, nullptr, 0);
+    }
+  }
+  // The most payload bytes a rank sends inline with its descriptor: every rank receives at most
+  // this much from all peers together, so small all-reduces go in one message per peer.
+  size_t InlineLimit() const;
+  const uint8_t* ExchangedPayload(int rank) const;
+  // Medium all-reduces run Gloo's AllreduceHalvingDoubling, whose buffers are registered when it
+  // is built: built objects are kept per (data pointer, numel, dtype, op).
+  void HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op);
   // The error for a failed operation: which ranks exited, or that the peers timed out.
   std::string DescribeFailure(const char* name, const std::string& cause);
   std::string Where() const;
@@ -78,6 +100,21 @@ class ProcessGroupGloo : public ProcessGroup {
   uint32_t next_tag_ = 0;
   std::string failure_;  // set once an operation failed; later ones raise it
   std::vector<uint64_t> sends_to_, recvs_from_;  // point-to-point sequence numbers per peer
+  // ExchangeDescriptors' messages, one stride (descriptor + InlineLimit()) per rank, registered
+  // with Gloo once; this rank's stride is what it sends.
+  std::vector<uint8_t> exchange_;
+  std::unique_ptr<gloo::transport::UnboundBuffer> exchange_buffer_;
+  struct CachedAllReduce {
+    int64_t id;  // the same on every rank: built in the same order everywhere
+    const void* data;
+    int64_t numel;
+    DataType dtype;
+    ReduceOp op;
+    std::shared_ptr<void> reduction;  // the gloo::ReductionFunction the algorithm points to
+    std::unique_ptr<gloo::Algorithm> algorithm;
+  };
+  std::deque<CachedAllReduce> cached_all_reduces_;  // newest last
+  int64_t next_algorithm_id_ = 0;
   std::thread thread_;
 };
 

@@ -160,6 +160,71 @@ def mismatch():
     report(message=message, dtype_message=dtype_message)
 
 
+def mismatch_kinds():
+    """Mismatches the descriptor exchange catches besides shape and dtype, including a small
+    all_reduce (sent inline with the descriptor) against a large one (descriptor only)."""
+    dist.init_parallel_env()
+    rank = dist.get_rank()
+    messages = {}
+
+    def expect_error(key, call):
+        try:
+            call()
+        except ValueError as e:
+            messages[key] = str(e)
+        else:
+            raise AssertionError(f"{key}: the mismatch was not detected")
+
+    small_vs_large = paddle.ones([4 if rank == 0 else 1 << 20], dtype="float32")
+    expect_error("size", lambda: dist.all_reduce(small_vs_large))
+    t = paddle.ones([4], dtype="float32")
+    expect_error("op", lambda: dist.all_reduce(
+        t, op=dist.ReduceOp.SUM if rank == 0 else dist.ReduceOp.MAX))
+    expect_error("collective", lambda: dist.all_reduce(t) if rank == 0 else dist.broadcast(t, 0))
+    dist.all_reduce(t)  # the group still works
+    np.testing.assert_array_equal(t.numpy(), [2.0] * 4)
+    report(**messages)
+
+
+def medium_all_reduce():
+    """all_reduce between the inline and the ring sizes (Gloo's halving-doubling, cached per
+    tensor): repeated on one tensor, on a tensor that only some ranks reallocate (the ranks must
+    agree to rebuild), over ops and dtypes, and more distinct tensors than the cache holds."""
+    dist.init_parallel_env()
+    rank, n = dist.get_rank(), dist.get_world_size()
+    shape = [3, 40001]  # 469 KiB of float32: above the inline limit
+    kept = tensor(rank_data(rank, shape, "float32"), "float32")
+    expected = sum(rank_data(r, shape, "float32") for r in range(n))
+    for step in range(3):
+        if rank == 0 and step > 0:  # a new allocation here, the same storage on the other ranks
+            kept = tensor(kept.numpy(), "float32")
+        dist.all_reduce(kept)
+        np.testing.assert_array_equal(kept.numpy(), expected)
+        expected = expected * n
+    for dtype, op, fold in [("float64", dist.ReduceOp.MAX, np.maximum),
+                            ("int32", dist.ReduceOp.MIN, np.minimum),
+                            ("float32", dist.ReduceOp.PROD, np.multiply),
+                            ("int64", dist.ReduceOp.SUM, np.add),
+                            ("float32", dist.ReduceOp.AVG, None),
+                            ("float16", dist.ReduceOp.SUM, np.add),
+                            ("complex64", dist.ReduceOp.PROD, np.multiply),
+                            ("bool", dist.ReduceOp.MAX, np.logical_or)]:
+        # inline, halving-doubling (more sizes over the loop than the cache's 4 entries), ring
+        for size in (70001, 300001, 1 << 20, (1 << 21) + 1):
+            data = [rank_data(r, [size], dtype) for r in range(n)]
+            t = tensor(data[rank], dtype)
+            dist.all_reduce(t, op=op)
+            if fold is None:
+                expected = sum(data) / n
+                np.testing.assert_allclose(t.numpy(), expected, rtol=1e-6)
+            else:
+                expected = data[0]
+                for d in data[1:]:
+                    expected = fold(expected, d)
+                np.testing.assert_array_equal(t.numpy(), expected)
+    report()
+
+
 def dead_peer():
     dist.init_parallel_env()
     rank = dist.get_rank()

@@ -19,3 +19,19 @@ def test_shape_and_dtype_mismatch_raise_on_every_rank():
         assert "rank 1 passed float32[4]" in v["message"] or "rank 0 passed float32[3]" in \
             v["message"], v["message"]
         assert "float64" in v["dtype_message"] and "float32" in v["dtype_message"]
+
+
+def test_size_op_and_collective_mismatch_raise_naming_the_other_rank():
+    values = check_ok(run_ranks("mismatch_kinds", 2))
+    for v in values:
+        other = 1 - v["rank"]
+        assert f"rank {other} passed float32[{4 if other == 0 else 1 << 20}]" in v["size"], v
+        assert f"rank {other} passed ReduceOp.{'SUM' if other == 0 else 'MAX'}" in v["op"], v
+        assert f"rank {other} called {'all_reduce' if other == 0 else 'broadcast'}" in \
+            v["collective"], v
+
+
+@pytest.mark.parametrize("world_size", [2, 3])
+def test_medium_all_reduce_through_the_cached_halving_doubling(world_size):
+    values = check_ok(run_ranks("medium_all_reduce", world_size, timeout=90))
+    assert sorted(v["rank"] for v in values) == list(range(world_size))
