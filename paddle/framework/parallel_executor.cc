@@ -1,7 +1,10 @@
 #include "paddle/framework/parallel_executor.h"
 
+#include <algorithm>
 #include <map>
 #include <type_traits>
+
+#include <omp.h>
 
 #include "paddle/common/data_type_visit.h"
 #include "paddle/common/errors.h"
@@ -236,6 +239,9 @@ std::vector<std::vector<DenseTensor>> ParallelExecutor::Run(
 void ParallelExecutor::Work() {
   // Backward rules run forward ops eagerly; nothing here is recorded for dygraph autograd.
   imperative::GradModeGuard no_grad(false);
+  // The places share the intra-op threads (OMP_NUM_THREADS, or the cores): each worker's
+  // kernels get their share, so the places running at once do not oversubscribe the cores.
+  omp_set_num_threads(std::max(1, omp_get_max_threads() / static_cast<int>(num_places())));
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     work_ready_.wait(lock, [&] { return stopping_ || !ready_.empty(); });
