@@ -72,8 +72,7 @@ void PlaceScopes::Replicate(const std::vector<const VarDesc*>& vars) {
   }
 }
 
-ParallelExecutor::ParallelExecutor(const ProgramDesc& program,
-                                   std::shared_ptr<PlaceScopes> scopes,
+ParallelExecutor::ParallelExecutor(const ProgramDesc& program, std::shared_ptr<PlaceScopes> scopes,
                                    ParallelExecutorOptions options)
     : program_(program),
       revision_(program.revision()),
@@ -127,8 +126,8 @@ ParallelExecutor::ParallelExecutor(const ProgramDesc& program,
   pending_dependencies_ = std::vector<std::atomic<int>>(nodes.size());
   pending_uses_ = std::vector<std::atomic<int>>(keys.size());
 
-  int threads = options_.num_threads > 0 ? options_.num_threads
-                                         : 4 * static_cast<int>(num_places());
+  int threads =
+      options_.num_threads > 0 ? options_.num_threads : 4 * static_cast<int>(num_places());
   for (int t = 0; t < threads; ++t) workers_.emplace_back([this] { Work(); });
 }
 
@@ -143,8 +142,7 @@ ParallelExecutor::~ParallelExecutor() {
 
 Scope* ParallelExecutor::ExecScope(size_t i) const {
   PD_CHECK(i < num_places(), errors::OutOfRange("ParallelExecutor: place index ", i,
-                                                " is out of range for ", num_places(),
-                                                " places"));
+                                                " is out of range for ", num_places(), " places"));
   return scopes_->local(i);
 }
 
@@ -164,7 +162,8 @@ void ParallelExecutor::Bind() {
     // replica.
     for (const VarDesc* var : block->AllVars()) {
       if (!var->persistable()) {
-        if (exec->FindLocalVar(var->name()) == nullptr) exec->Var(var->name())->set_kind(var->kind());
+        if (exec->FindLocalVar(var->name()) == nullptr)
+          exec->Var(var->name())->set_kind(var->kind());
       } else if (exec->FindVar(var->name()) == nullptr) {
         scopes_->shared()->Var(var->name())->set_kind(var->kind());
       }
@@ -305,11 +304,13 @@ void ParallelExecutor::AllReduce(const GradientBucket& bucket, size_t b) {
       PD_CHECK(t.initialized(), errors::PreconditionNotMet("ParallelExecutor: gradient '", grad,
                                                            "' holds no data on place ", p,
                                                            " when it is all-reduced"));
-      PD_CHECK(t.dims() == first.dims() && t.dtype() == first.dtype(),
-               errors::InvalidArgument("ParallelExecutor: gradient '", grad, "' is ",
-                                       DataTypeName(first.dtype()), first.dims().ToString(), " on place 0 "
-                                       "but ", DataTypeName(t.dtype()), t.dims().ToString(), " on place ",
-                                       p));
+      PD_CHECK(
+          t.dims() == first.dims() && t.dtype() == first.dtype(),
+          errors::InvalidArgument("ParallelExecutor: gradient '", grad, "' is ",
+                                  DataTypeName(first.dtype()), first.dims().ToString(),
+                                  " on place 0 "
+                                  "but ",
+                                  DataTypeName(t.dtype()), t.dims().ToString(), " on place ", p));
       if (t.place().is_cpu()) {
         sources.push_back(t.raw_data());
       } else {

@@ -22,8 +22,7 @@ void BindParallelExecutor(py::module_& m) {
       .def("local_scope", &PlaceScopes::local, py::return_value_policy::reference_internal);
 
   py::class_<ParallelExecutor>(m, "NativeParallelExecutor")
-      .def(py::init([](const framework::ProgramDesc& program,
-                       std::shared_ptr<PlaceScopes> scopes,
+      .def(py::init([](const framework::ProgramDesc& program, std::shared_ptr<PlaceScopes> scopes,
                        const std::vector<std::string>& skip_vars, bool enable_inplace,
                        int num_threads, int num_iteration_per_drop_scope,
                        const std::vector<std::string>& gradients, bool fuse_all_reduce) {

@@ -87,9 +87,8 @@ TEST_F(ParallelExecutorTest, GradientsAreBucketedAndTheOptimizerWaitsForTheirBuc
   ASSERT_EQ(unfused.buckets().size(), 2u);
   // w@GRAD's bucket follows op 0 on both places; the optimizer op reading it waits for it.
   const auto& nodes = unfused.nodes();
-  auto reduce = std::find_if(nodes.begin(), nodes.end(), [](const SSANode& n) {
-    return n.kind == SSANode::Kind::kAllReduce;
-  });
+  auto reduce = std::find_if(nodes.begin(), nodes.end(),
+                             [](const SSANode& n) { return n.kind == SSANode::Kind::kAllReduce; });
   ASSERT_NE(reduce, nodes.end());
   EXPECT_EQ(unfused.buckets()[reduce->bucket].gradients, std::vector<std::string>{"w@GRAD"});
   EXPECT_EQ(reduce->num_dependencies, 2);
