@@ -379,3 +379,47 @@ def test_batch_norm_statistics_are_per_place():
                          fetch=[pred])
     np.testing.assert_allclose(merged[0][:4], first_half[0], rtol=1e-5, atol=1e-6)
     assert not np.allclose(merged[0], whole[0], atol=1e-4)
+
+
+@pytest.mark.parametrize("gc_gb", [-1.0, 1.0])
+def test_garbage_collection_settings_give_the_same_parameters(gc_gb):
+    main, startup, loss, _ = build_mlp("adam")
+    state = initial_state(main, startup)
+    feeds = batches(3, 8)
+    _, default = train(main, startup, loss, state, feeds, places=static.cpu_places(2))
+    saved = paddle.get_flags(["FLAGS_eager_delete_tensor_gb"])
+    paddle.set_flags({"FLAGS_eager_delete_tensor_gb": gc_gb})
+    try:
+        _, other = train(main, startup, loss, state, feeds, places=static.cpu_places(2))
+    finally:
+        paddle.set_flags(saved)
+    for name in state:
+        np.testing.assert_array_equal(other[name], default[name], err_msg=name)
+
+
+def test_a_learning_rate_scheduler_reaches_every_place():
+    def build():
+        main, startup = static.Program(), static.Program()
+        with static.program_guard(main, startup):
+            x = static.data("x", [None, BATCH_FEATURES], "float32")
+            y = static.data("y", [None, 1], "float32")
+            loss = paddle.mean(paddle.square(static.nn.fc(x, 1) - y))
+            scheduler = paddle.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+            paddle.optimizer.SGD(scheduler).minimize(loss)
+        return main, startup, loss, scheduler
+
+    results = []
+    for places in (None, static.cpu_places(2)):
+        main, startup, loss, scheduler = build()
+        with static.scope_guard(static.Scope()):
+            exe = static.Executor()
+            exe.run(startup)
+            param = main.global_block().all_parameters()[0].name
+            static.set_program_state(main, {param: np.full((BATCH_FEATURES, 1), 0.5, "float32")})
+            program = main if places is None else static.CompiledProgram(
+                main).with_data_parallel(loss_name=loss.name, places=places)
+            for feed in batches(3, 8):
+                exe.run(program, feed=feed, fetch_list=[loss])
+                scheduler.step()
+            results.append(np.array(static.global_scope().find_var(param).get_tensor()))
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-5, atol=1e-7)
