@@ -186,6 +186,13 @@ void ParallelExecutor::Bind() {
       }
     }
   }
+  broadcast_tensors_.clear();
+  for (const ParameterBroadcast& broadcast : graph_.broadcasts()) {
+    auto& per_place = broadcast_tensors_.emplace_back();
+    for (size_t p = 0; p < num_places(); ++p) {
+      per_place.push_back(ExecScope(p)->FindVar(broadcast.parameter)->tensor());
+    }
+  }
 }
 
 std::vector<std::vector<DenseTensor>> ParallelExecutor::Run(
@@ -280,8 +287,10 @@ void ParallelExecutor::RunNode(size_t n) {
   const SSANode& node = graph_.nodes()[n];
   if (node.kind == SSANode::Kind::kOp) {
     prepared_[node.place]->instruction(node.op_index)->Run();
-  } else {
+  } else if (node.kind == SSANode::Kind::kAllReduce) {
     AllReduce(graph_.buckets()[node.bucket], node.bucket);
+  } else {
+    Broadcast(graph_.broadcasts()[node.bucket], node.bucket);
   }
   if (!collect_garbage_) return;
   for (size_t key : node_collectable_[n]) {
@@ -342,9 +351,35 @@ void ParallelExecutor::AllReduce(const GradientBucket& bucket, size_t b) {
                                        "; only floating-point gradients are all-reduced"));
       }
     });
+    if (bucket.owner >= 0) {
+      const Place& place = tensors[bucket.owner]->place();
+      *tensors[bucket.owner] = place.is_cpu() ? sum : CopyTo(sum, place);
+      continue;
+    }
     for (size_t p = 0; p < tensors.size(); ++p) {
       const Place& place = tensors[p]->place();
       *tensors[p] = p == 0 && place.is_cpu() ? sum : CopyTo(sum, place);
+    }
+  }
+}
+
+void ParallelExecutor::Broadcast(const ParameterBroadcast& broadcast, size_t b) {
+  const std::vector<DenseTensor*>& tensors = broadcast_tensors_[b];
+  const DenseTensor& source = *tensors[broadcast.owner];
+  PD_CHECK(source.initialized(),
+           errors::PreconditionNotMet("ParallelExecutor: parameter '", broadcast.parameter,
+                                      "' holds no data on place ", broadcast.owner,
+                                      " when it is broadcast"));
+  for (size_t p = 0; p < tensors.size(); ++p) {
+    if (static_cast<int>(p) == broadcast.owner) continue;
+    // Into the replica's own buffer when it has the size, so views of it stay valid.
+    DenseTensor& target = *tensors[p];
+    if (target.initialized() && target.nbytes() == source.nbytes() &&
+        target.dtype() == source.dtype()) {
+      memory::Copy(target.place(), target.raw_data(), source.place(), source.raw_data(),
+                   source.nbytes());
+    } else {
+      target = CopyTo(source, target.has_allocation() ? target.place() : scopes_->place(p));
     }
   }
 }

@@ -4,7 +4,8 @@
 // threads runs every node of the SSAGraph as soon as the nodes it depends on are done; after
 // backward, each bucket of parameter gradients is summed across places in place order (so
 // every run gives the same bits) and every place gets the sum, so the places' identical
-// optimizer ops keep their parameter replicas equal.
+// optimizer ops keep their parameter replicas equal (ReduceStrategy.Reduce: one place gets
+// each sum, runs that parameter's optimizer ops and sends the parameter to the others).
 #pragma once
 
 #include <atomic>
@@ -93,6 +94,7 @@ class ParallelExecutor {
   void Work();
   void RunNode(size_t n);
   void AllReduce(const GradientBucket& bucket, size_t b);
+  void Broadcast(const ParameterBroadcast& broadcast, size_t b);
 
   const ProgramDesc& program_;
   uint64_t revision_;
@@ -113,6 +115,7 @@ class ParallelExecutor {
   std::vector<int> collectable_uses_;
   std::vector<std::vector<size_t>> node_collectable_;
   std::vector<std::vector<std::vector<DenseTensor*>>> bucket_tensors_;
+  std::vector<std::vector<DenseTensor*>> broadcast_tensors_;  // [broadcast][place]
 
   // One run's state, shared with the workers.
   std::vector<std::atomic<int>> pending_dependencies_;

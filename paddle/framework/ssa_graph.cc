@@ -114,7 +114,7 @@ SSAGraph::SSAGraph(const BlockDesc& block, const SSAGraphOptions& options)
                          : 0;
   for (const std::string& grad : order) {
     size_t bytes = GradientBytes(*block.FindVar(grad));
-    bool open = !buckets_.empty() && options.fuse_all_reduce &&
+    bool open = !buckets_.empty() && options.fuse_all_reduce && !options.reduce_to_owner &&
                 (options.bucket_count <= 1 ||
                  buckets_.back().gradients.size() < static_cast<size_t>(options.bucket_count)) &&
                 (max_bytes == 0 || buckets_.back().bytes < max_bytes);
@@ -122,6 +122,54 @@ SSAGraph::SSAGraph(const BlockDesc& block, const SSAGraphOptions& options)
     buckets_.back().gradients.push_back(grad);
     buckets_.back().bytes += bytes;
   }
+  // Reduce: each gradient's owner is the place with the fewest bytes so far; the optimizer ops
+  // reading a variable an owner holds (a reduced gradient, or what such an op computed from
+  // it) run on that owner only.
+  std::vector<int> op_owner(block.OpSize(), -1);
+  if (options.reduce_to_owner) {
+    std::vector<size_t> place_bytes(num_places_, 0);
+    std::unordered_map<std::string, int> var_owner;
+    for (GradientBucket& bucket : buckets_) {
+      bucket.owner = static_cast<int>(std::min_element(place_bytes.begin(), place_bytes.end()) -
+                                      place_bytes.begin());
+      place_bytes[bucket.owner] += bucket.bytes;
+      var_owner[bucket.gradients[0]] = bucket.owner;
+    }
+    std::map<std::string, int> parameters;
+    const std::string suffix = "@GRAD";
+    for (const std::string& grad : options.gradients) {
+      if (grad.size() > suffix.size() &&
+          grad.compare(grad.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        parameters.emplace(grad.substr(0, grad.size() - suffix.size()), -1);
+      }
+    }
+    for (size_t i = 0; i < block.OpSize(); ++i) {
+      const OpDesc& op = *block.Op(i);
+      if (!IsOptimizeOp(op)) continue;
+      std::set<int> owners;
+      for (const std::string& name : op.InputNames()) {
+        auto it = var_owner.find(name);
+        if (it != var_owner.end()) owners.insert(it->second);
+      }
+      PD_CHECK(owners.size() <= 1,
+               errors::Unimplemented("BuildStrategy.reduce_strategy Reduce: op '", op.type(),
+                                     "' (op ", i,
+                                     ") reads gradients reduced to different "
+                                     "places (a clip by global norm?); use ReduceStrategy."
+                                     "AllReduce"));
+      if (owners.empty()) continue;
+      op_owner[i] = *owners.begin();
+      for (const std::string& name : op.OutputNames()) {
+        var_owner[name] = op_owner[i];
+        auto param = parameters.find(name);
+        if (param != parameters.end()) param->second = op_owner[i];
+      }
+    }
+    for (const auto& [name, owner] : parameters) {
+      if (owner >= 0) broadcasts_.push_back({name, owner});
+    }
+  }
+
   // A bucket is reduced after the op that completes its last gradient.
   std::multimap<size_t, size_t> buckets_after;
   for (size_t b = 0; b < buckets_.size(); ++b) {
@@ -142,6 +190,7 @@ SSAGraph::SSAGraph(const BlockDesc& block, const SSAGraphOptions& options)
   for (size_t i = 0; i < block.OpSize(); ++i) {
     const OpDesc& op = *block.Op(i);
     for (int place = 0; place < num_places_; ++place) {
+      if (op_owner[i] >= 0 && op_owner[i] != place) continue;
       std::vector<std::pair<int, std::string>> reads, writes;
       for (const std::string& name : op.InputNames()) reads.emplace_back(place, name);
       for (const std::string& name : op.OutputNames()) writes.emplace_back(place, name);
@@ -152,16 +201,33 @@ SSAGraph::SSAGraph(const BlockDesc& block, const SSAGraphOptions& options)
     }
     auto [first, end] = buckets_after.equal_range(i);
     for (auto it = first; it != end; ++it) {
-      std::vector<std::pair<int, std::string>> touched;
-      for (const std::string& grad : buckets_[it->second].gradients) {
-        for (int place = 0; place < num_places_; ++place) touched.emplace_back(place, grad);
+      const GradientBucket& bucket = buckets_[it->second];
+      std::vector<std::pair<int, std::string>> reads, writes;
+      for (const std::string& grad : bucket.gradients) {
+        for (int place = 0; place < num_places_; ++place) {
+          bool written = bucket.owner < 0 || bucket.owner == place;
+          (written ? writes : reads).emplace_back(place, grad);
+        }
       }
       SSANode node;
       node.kind = SSANode::Kind::kAllReduce;
       node.place = -1;
       node.bucket = it->second;
-      add(std::move(node), {}, touched);
+      add(std::move(node), reads, writes);
     }
+  }
+  // Reduce: the updated parameters go from their owners to the other places.
+  for (size_t b = 0; b < broadcasts_.size(); ++b) {
+    std::vector<std::pair<int, std::string>> reads, writes;
+    for (int place = 0; place < num_places_; ++place) {
+      (place == broadcasts_[b].owner ? reads : writes)
+          .emplace_back(place, broadcasts_[b].parameter);
+    }
+    SSANode node;
+    node.kind = SSANode::Kind::kBroadcast;
+    node.place = -1;
+    node.bucket = b;
+    add(std::move(node), reads, writes);
   }
   for (size_t n = 0; n < nodes_.size(); ++n) {
     nodes_[n].num_dependencies = static_cast<int>(waits[n].size());

@@ -4,7 +4,9 @@
 // each (place, variable) it reads or writes (read after write, write after write) and a writer
 // also waits for the readers of the version it replaces (write after read). So independent ops,
 // and the same op on different places, may run at once, and every order the graph allows
-// computes the same values.
+// computes the same values. With `reduce_to_owner` (ReduceStrategy.Reduce) each gradient is
+// summed onto one place only, the optimizer ops that depend on it run on that place only, and
+// a broadcast node then copies the updated parameter to the other places.
 #pragma once
 
 #include <cstddef>
@@ -16,10 +18,10 @@
 namespace paddle::framework {
 
 struct SSANode {
-  enum class Kind { kOp, kAllReduce };
+  enum class Kind { kOp, kAllReduce, kBroadcast };
   Kind kind = Kind::kOp;
-  // kOp: which place and which op of the block. kAllReduce: place is -1 and `bucket` indexes
-  // SSAGraph::buckets.
+  // kOp: which place and which op of the block. kAllReduce and kBroadcast: place is -1 and
+  // `bucket` indexes SSAGraph::buckets or SSAGraph::broadcasts.
   int place = 0;
   size_t op_index = 0;
   size_t bucket = 0;
@@ -34,6 +36,14 @@ struct SSANode {
 struct GradientBucket {
   std::vector<std::string> gradients;
   size_t bytes = 0;
+  // The place that receives the sum (Reduce), or -1: every place (AllReduce).
+  int owner = -1;
+};
+
+// Reduce: a parameter its owner place updated, copied to the other places.
+struct ParameterBroadcast {
+  std::string parameter;
+  int owner = 0;
 };
 
 struct SSAGraphOptions {
@@ -47,6 +57,9 @@ struct SSAGraphOptions {
   bool fuse_all_reduce = true;
   int bucket_count = 1;
   double bucket_megabytes = -1.0;
+  // ReduceStrategy.Reduce: each gradient (unfused) goes to one place, chosen to balance the
+  // bytes per place; the parameter of gradient "<p>@GRAD" is "<p>".
+  bool reduce_to_owner = false;
 
   // Options with the bucket limits of the flags.
   static SSAGraphOptions FromFlags();
@@ -58,12 +71,14 @@ class SSAGraph {
 
   const std::vector<SSANode>& nodes() const { return nodes_; }
   const std::vector<GradientBucket>& buckets() const { return buckets_; }
+  const std::vector<ParameterBroadcast>& broadcasts() const { return broadcasts_; }
   int num_places() const { return num_places_; }
 
  private:
   int num_places_;
   std::vector<SSANode> nodes_;
   std::vector<GradientBucket> buckets_;
+  std::vector<ParameterBroadcast> broadcasts_;
 };
 
 }  // namespace paddle::framework

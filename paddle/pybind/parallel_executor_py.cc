@@ -25,7 +25,8 @@ void BindParallelExecutor(py::module_& m) {
       .def(py::init([](const framework::ProgramDesc& program, std::shared_ptr<PlaceScopes> scopes,
                        const std::vector<std::string>& skip_vars, bool enable_inplace,
                        int num_threads, int num_iteration_per_drop_scope,
-                       const std::vector<std::string>& gradients, bool fuse_all_reduce) {
+                       const std::vector<std::string>& gradients, bool fuse_all_reduce,
+                       bool reduce_to_owner) {
              framework::ParallelExecutorOptions options;
              options.skip_vars = skip_vars;
              options.enable_inplace = enable_inplace;
@@ -34,13 +35,15 @@ void BindParallelExecutor(py::module_& m) {
              options.graph = framework::SSAGraphOptions::FromFlags();
              options.graph.gradients = gradients;
              options.graph.fuse_all_reduce = fuse_all_reduce;
+             options.graph.reduce_to_owner = reduce_to_owner;
              return std::make_unique<ParallelExecutor>(program, std::move(scopes),
                                                        std::move(options));
            }),
            py::arg("program"), py::arg("place_scopes"), py::arg("skip_vars"),
            py::arg("enable_inplace"), py::arg("num_threads"),
            py::arg("num_iteration_per_drop_scope"), py::arg("gradients"),
-           py::arg("fuse_all_reduce"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
+           py::arg("fuse_all_reduce"), py::arg("reduce_to_owner"), py::keep_alive<1, 2>(),
+           py::keep_alive<1, 3>())
       .def("num_places", &ParallelExecutor::num_places)
       .def("num_threads", &ParallelExecutor::num_threads)
       .def("revision", &ParallelExecutor::revision)
@@ -52,6 +55,13 @@ void BindParallelExecutor(py::module_& m) {
              std::vector<std::vector<std::string>> buckets;
              for (const auto& bucket : e.graph().buckets()) buckets.push_back(bucket.gradients);
              return buckets;
+           })
+      // Reduce: {parameter: the place that updates it}.
+      .def("parameter_owners",
+           [](const ParallelExecutor& e) {
+             std::map<std::string, int> owners;
+             for (const auto& b : e.graph().broadcasts()) owners[b.parameter] = b.owner;
+             return owners;
            })
       // result[fetch][place]; the workers run without the GIL.
       .def("run", [](ParallelExecutor& e, const std::vector<std::string>& fetch_names) {

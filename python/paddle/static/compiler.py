@@ -9,8 +9,9 @@ multi-tensor op, and `debug_graphviz_path` writes the program graph as Graphviz 
 `enable_inplace` decides whether ops that declare an in-place pair may write into their input's
 buffer. `with_data_parallel` runs the program on several places (paddle/static/
 parallel_executor.py): `gradient_scale_strategy` seeds the loss gradient and
-`fuse_all_reduce_ops` buckets the gradients all-reduced between places (reduce_strategy Reduce,
-sync_batch_norm and num_trainers > 1 are NotImplementedError there). The NCCL/BKCL settings and
+`fuse_all_reduce_ops` buckets the gradients all-reduced between places, `reduce_strategy`
+Reduce updates each parameter on one place and broadcasts it (sync_batch_norm and num_trainers
+> 1 are NotImplementedError there). The NCCL/BKCL settings and
 the CUDA-only fusions are accepted and checked for compatibility; they change nothing here.
 """
 import enum

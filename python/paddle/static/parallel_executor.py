@@ -10,7 +10,9 @@ the parameter gradients summed across places in buckets before the optimizer run
 As in Paddle, the gradient of the loss starts at 1/num_places on every place
 (GradientScaleStrategy.CoeffNumDevice), so the summed gradients are those of the mean loss over
 the whole batch; `One` keeps 1 (the sum of the places' gradients) and `Customized` drops the
-op that seeds it, so the caller feeds `<loss>@GRAD` on every place.
+op that seeds it, so the caller feeds `<loss>@GRAD` on every place. With
+ReduceStrategy.Reduce each gradient is summed onto one place, which alone runs that
+parameter's optimizer ops and then copies the parameter to the other places.
 """
 import os
 import sys
@@ -231,7 +233,8 @@ class _DataParallel:
             desc, self._place_scopes(scope), fed + list(fetch_names),
             bool(strategy.enable_inplace), exec_strategy.num_threads,
             exec_strategy.num_iteration_per_drop_scope, gradients,
-            strategy.fuse_all_reduce_ops is not False)
+            strategy.fuse_all_reduce_ops is not False,
+            strategy.reduce_strategy == strategy.ReduceStrategy.Reduce)
         self.executors[key] = (desc, scope, native)
         return native
 
@@ -285,10 +288,10 @@ class _DataParallel:
 
 def _check_strategy(strategy):
     """The BuildStrategy settings the data-parallel executor does not implement."""
-    if strategy.reduce_strategy != strategy.ReduceStrategy.AllReduce:
-        raise NotImplementedError(f"BuildStrategy.reduce_strategy {strategy.reduce_strategy!r}"
-                                  f" is not supported by the ParallelExecutor here; use "
-                                  f"ReduceStrategy.AllReduce")
+    if strategy.reduce_strategy == strategy.ReduceStrategy._NoReduce:
+        raise NotImplementedError("BuildStrategy.reduce_strategy _NoReduce (places training "
+                                  "without exchanging gradients) is not supported by the "
+                                  "ParallelExecutor here; use AllReduce or Reduce")
     if strategy.sync_batch_norm:
         raise NotImplementedError("BuildStrategy.sync_batch_norm is not supported by the "
                                   "ParallelExecutor here: batch-norm statistics are per place")

@@ -160,5 +160,39 @@ TEST_F(ParallelExecutorTest, AKernelErrorOnAWorkerReachesTheCaller) {
   EXPECT_EQ(Values(fetched[0][1]), (std::vector<float>{4, 8, 12}));
 }
 
+TEST_F(ParallelExecutorTest, ReduceUpdatesEachParameterOnItsOwnerAndBroadcastsIt) {
+  for (const char* name : {"x", "w@GRAD", "v@GRAD"}) Declare(name);
+  Declare("w", true);
+  Declare("v", true);
+  Scale("x", "w@GRAD", 2.0f, OpRole::kBackward);
+  Scale("x", "v@GRAD", 3.0f, OpRole::kBackward);
+  Scale("w@GRAD", "w", 1.0f, OpRole::kOptimize);
+  Scale("v@GRAD", "v", 1.0f, OpRole::kOptimize);
+  auto scopes = std::make_shared<PlaceScopes>(&scope_, std::vector<Place>{CPUPlace(), CPUPlace()});
+  ParallelExecutorOptions options;
+  options.skip_vars = {"x"};
+  options.graph.gradients = {"w@GRAD", "v@GRAD"};
+  options.graph.reduce_to_owner = true;
+  ParallelExecutor executor(program_, scopes, options);
+  const SSAGraph& graph = executor.graph();
+  ASSERT_EQ(graph.buckets().size(), 2u);
+  EXPECT_EQ(graph.buckets()[0].owner, 0);  // equal sizes: the places take turns
+  EXPECT_EQ(graph.buckets()[1].owner, 1);
+  ASSERT_EQ(graph.broadcasts().size(), 2u);
+  size_t optimizer_nodes = std::count_if(
+      graph.nodes().begin(), graph.nodes().end(),
+      [](const SSANode& n) { return n.kind == SSANode::Kind::kOp && n.op_index >= 2; });
+  EXPECT_EQ(optimizer_nodes, 2u);  // one place each
+  Feed(executor.ExecScope(0), "x", {1, 2, 3});
+  Feed(executor.ExecScope(1), "x", {10, 20, 30});
+  executor.Run({});
+  for (size_t p = 0; p < 2; ++p) {
+    EXPECT_EQ(Values(*executor.ExecScope(p)->FindVar("w")->tensor()),
+              (std::vector<float>{22, 44, 66}));
+    EXPECT_EQ(Values(*executor.ExecScope(p)->FindVar("v")->tensor()),
+              (std::vector<float>{33, 66, 99}));
+  }
+}
+
 }  // namespace
 }  // namespace paddle::framework

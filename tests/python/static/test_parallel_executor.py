@@ -259,7 +259,7 @@ def test_places_that_do_not_exist_are_errors():
 
 
 @pytest.mark.parametrize("attribute, value", [
-    ("reduce_strategy", static.BuildStrategy.ReduceStrategy.Reduce),
+    ("reduce_strategy", static.BuildStrategy.ReduceStrategy._NoReduce),
     ("sync_batch_norm", True), ("num_trainers", 2)])
 def test_unsupported_strategies_are_named(attribute, value):
     main, startup, loss, _ = build_mlp("sgd")
@@ -423,3 +423,34 @@ def test_a_learning_rate_scheduler_reaches_every_place():
                 scheduler.step()
             results.append(np.array(static.global_scope().find_var(param).get_tensor()))
     np.testing.assert_allclose(results[1], results[0], rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("optimizer", ["sgd", "adam"])
+def test_reduce_strategy_updates_each_parameter_on_one_place(optimizer):
+    # Each gradient is summed onto one place, which alone updates that parameter and sends it
+    # to the others: the same parameters as AllReduce, with the work spread over the places.
+    main, startup, loss, _ = build_mlp(optimizer)
+    state = initial_state(main, startup)
+    feeds = batches(4, 12)
+    _, all_reduce = train(main, startup, loss, state, feeds, places=static.cpu_places(3))
+    build_strategy = static.BuildStrategy()
+    build_strategy.reduce_strategy = static.BuildStrategy.ReduceStrategy.Reduce
+    scope = static.Scope()
+    with static.scope_guard(scope):
+        exe = static.Executor()
+        exe.run(startup)
+        static.set_program_state(main, state)
+        compiled = static.CompiledProgram(main, build_strategy).with_data_parallel(
+            loss_name=loss.name, places=static.cpu_places(3))
+        for feed in feeds:
+            exe.run(compiled, feed=feed, fetch_list=[loss])
+        owners = native_executor(compiled).parameter_owners()
+        assert sorted(owners) == sorted(state) and set(owners.values()) == {0, 1, 2}
+        (_, place_scopes), = compiled._data_parallel.place_scopes.values()
+        for name in state:
+            np.testing.assert_allclose(np.array(scope.find_var(name).get_tensor()),
+                                       all_reduce[name], rtol=1e-5, atol=1e-6, err_msg=name)
+            for place in (1, 2):  # the replicas got the owner's values
+                replica = place_scopes.local_scope(place).find_var(name).get_tensor()
+                np.testing.assert_array_equal(np.array(replica),
+                                              np.array(scope.find_var(name).get_tensor()))
