@@ -254,31 +254,37 @@ void ParallelExecutor::Work() {
     if (stopping_) return;
     size_t n = ready_.back();
     ready_.pop_back();
-    bool failed = error_ != nullptr;
-    lock.unlock();
-    if (!failed) {
-      try {
-        RunNode(n);
-      } catch (...) {
-        std::lock_guard<std::mutex> guard(mutex_);
-        if (error_ == nullptr) error_ = std::current_exception();
+    // Run n, then one of the nodes it made ready (a chain stays on this thread, with no
+    // hand-over to a sleeping worker), until none is.
+    while (true) {
+      bool failed = error_ != nullptr;
+      lock.unlock();
+      if (!failed) {
+        try {
+          RunNode(n);
+        } catch (...) {
+          std::lock_guard<std::mutex> guard(mutex_);
+          if (error_ == nullptr) error_ = std::current_exception();
+        }
       }
-    }
-    // After a failure the remaining nodes are passed through without running, so the run
-    // still ends.
-    std::vector<size_t> now_ready;
-    for (size_t next : graph_.nodes()[n].successors) {
-      if (pending_dependencies_[next].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        now_ready.push_back(next);
+      // After a failure the remaining nodes are passed through without running, so the run
+      // still ends.
+      std::vector<size_t> now_ready;
+      for (size_t next : graph_.nodes()[n].successors) {
+        if (pending_dependencies_[next].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+          now_ready.push_back(next);
+        }
       }
-    }
-    lock.lock();
-    ready_.insert(ready_.end(), now_ready.begin(), now_ready.end());
-    if (++finished_ == graph_.nodes().size()) run_done_.notify_all();
-    if (now_ready.size() > 1) {
-      work_ready_.notify_all();
-    } else if (now_ready.size() == 1) {
-      work_ready_.notify_one();
+      lock.lock();
+      if (++finished_ == graph_.nodes().size()) run_done_.notify_all();
+      if (now_ready.empty()) break;
+      n = now_ready.front();
+      ready_.insert(ready_.end(), now_ready.begin() + 1, now_ready.end());
+      if (now_ready.size() > 2) {
+        work_ready_.notify_all();
+      } else if (now_ready.size() == 2) {
+        work_ready_.notify_one();
+      }
     }
   }
 }
