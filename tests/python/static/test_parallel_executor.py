@@ -454,3 +454,17 @@ def test_reduce_strategy_updates_each_parameter_on_one_place(optimizer):
                 replica = place_scopes.local_scope(place).find_var(name).get_tensor()
                 np.testing.assert_array_equal(np.array(replica),
                                               np.array(scope.find_var(name).get_tensor()))
+
+
+def test_an_error_on_a_place_reaches_the_caller_and_the_next_run_works():
+    main, startup, loss, _ = build_mlp("sgd")
+    with static.scope_guard(static.Scope()):
+        exe = static.Executor()
+        exe.run(startup)
+        compiled = static.CompiledProgram(main).with_data_parallel(
+            loss_name=loss.name, places=static.cpu_places(2))
+        feed = batches(1, 4)[0]
+        with pytest.raises(RuntimeError, match="input variable 'y' holds no data"):
+            exe.run(compiled, feed={"x": feed["x"]}, fetch_list=[loss])
+        (value,) = exe.run(compiled, feed=feed, fetch_list=[loss])
+        assert value.shape == (2,) and np.isfinite(value).all()
