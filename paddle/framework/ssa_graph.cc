@@ -80,6 +80,10 @@ SSAGraph::SSAGraph(const BlockDesc& block, const SSAGraphOptions& options)
   PD_CHECK(num_places_ >= 1, errors::InvalidArgument("ParallelExecutor: the number of places "
                                                      "must be at least 1, but received ",
                                                      num_places_));
+  PD_CHECK(options.bucket_count == -1 || options.bucket_count >= 1,
+           errors::InvalidArgument("FLAGS_fuse_parameter_groups_size must be -1 (no limit) or "
+                                   ">= 1, but received ",
+                                   options.bucket_count));
   // Where each gradient is complete: the last op writing it before the optimizer starts.
   std::unordered_map<std::string, size_t> complete_after;
   for (const std::string& grad : options.gradients) {

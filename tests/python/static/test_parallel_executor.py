@@ -468,3 +468,21 @@ def test_an_error_on_a_place_reaches_the_caller_and_the_next_run_works():
             exe.run(compiled, feed={"x": feed["x"]}, fetch_list=[loss])
         (value,) = exe.run(compiled, feed=feed, fetch_list=[loss])
         assert value.shape == (2,) and np.isfinite(value).all()
+
+
+@pytest.mark.parametrize("groups_size", [0, -2])
+def test_an_impossible_bucket_flag_is_an_error(groups_size):
+    main, startup, loss, _ = build_mlp("sgd")
+    saved = paddle.get_flags(["FLAGS_fuse_parameter_groups_size"])
+    paddle.set_flags({"FLAGS_fuse_parameter_groups_size": groups_size})
+    try:
+        with static.scope_guard(static.Scope()):
+            exe = static.Executor()
+            exe.run(startup)
+            compiled = static.CompiledProgram(main).with_data_parallel(
+                loss_name=loss.name, places=static.cpu_places(2))
+            with pytest.raises(ValueError, match=f"FLAGS_fuse_parameter_groups_size must be -1 "
+                                                 f".*received {groups_size}"):
+                exe.run(compiled, feed=batches(1, 4)[0], fetch_list=[loss])
+    finally:
+        paddle.set_flags(saved)
