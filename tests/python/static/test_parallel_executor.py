@@ -171,9 +171,12 @@ def test_fetches_are_merged_along_axis_0_or_returned_per_place():
             loss_name=loss.name, places=static.cpu_places(3))
         per_place_pred, per_place_loss = exe.run(compiled, feed=feed, fetch_list=[pred, loss],
                                                  return_merged=False)
+        merged_tensor, = exe.run(compiled, feed=feed, fetch_list=[pred], return_numpy=False)
     assert [p.shape for p in per_place_pred] == [(2, 1)] * 3
     np.testing.assert_allclose(np.concatenate(per_place_pred), single[0], rtol=1e-6)
     assert len(per_place_loss) == 3 and all(p.shape == () for p in per_place_loss)
+    assert isinstance(merged_tensor, paddle.Tensor)
+    np.testing.assert_allclose(np.array(merged_tensor), single[0], rtol=1e-6)
 
 
 def test_a_list_of_per_place_feeds_equals_the_split_feed():
