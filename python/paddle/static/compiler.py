@@ -7,12 +7,12 @@ activation (and their grad ops) into fused_elemwise_add_activation(_grad),
 `fuse_all_optimizer_ops` merges the per-parameter optimizer ops of one kind into one
 multi-tensor op, and `debug_graphviz_path` writes the program graph as Graphviz files.
 `enable_inplace` decides whether ops that declare an in-place pair may write into their input's
-buffer. `with_data_parallel` runs the program on several places (paddle/static/
-parallel_executor.py): `gradient_scale_strategy` seeds the loss gradient and
-`fuse_all_reduce_ops` buckets the gradients all-reduced between places, `reduce_strategy`
-Reduce updates each parameter on one place and broadcasts it (sync_batch_norm and num_trainers
-> 1 are NotImplementedError there). The NCCL/BKCL settings and
-the CUDA-only fusions are accepted and checked for compatibility; they change nothing here.
+buffer. `with_data_parallel` runs the program on several places (parallel_executor.py):
+`gradient_scale_strategy` seeds the loss gradient, `fuse_all_reduce_ops` buckets the gradients
+all-reduced between places, and `reduce_strategy` Reduce updates each parameter on one place
+and broadcasts it (sync_batch_norm, num_trainers > 1 and _NoReduce are NotImplementedError
+there). The NCCL/BKCL settings and the CUDA-only fusions are accepted and checked for
+compatibility; they change nothing here.
 """
 import enum
 
@@ -164,9 +164,9 @@ class BuildStrategy(_Strategy):
 class ExecutionStrategy(_Strategy):
     """How the built program is executed (Paddle 2.x's ExecutionStrategy, which Paddle 3 dropped
     with ParallelExecutor). With several places (with_data_parallel) num_threads sizes the
-    thread pool that runs the ops (0: 4 per place) and the places' scopes of temporaries are
-    dropped every num_iteration_per_drop_scope runs; one place runs the ops in order, where they
-    change nothing."""
+    thread pool that runs the ops (0: 4 per place) and the places' temporaries are dropped
+    every num_iteration_per_drop_scope runs; one place runs the ops in order, where they change
+    nothing."""
 
     _ATTRIBUTES = {
         "num_threads": _Attribute(0, _count(0)),
