@@ -119,7 +119,7 @@ std::unique_ptr<PreparedBlock> Executor::Prepare(const ProgramDesc& program, int
   return prepared;
 }
 
-void Executor::Run(PreparedBlock* prepared, Scope* scope) {
+void Executor::Bind(PreparedBlock* prepared, Scope* scope) {
   const BlockDesc* block = prepared->program_->Block(prepared->block_idx_);
   PD_CHECK(prepared->revision_ == prepared->program_->revision(),
            errors::PreconditionNotMet("the program changed after it was prepared; prepare it "
@@ -139,6 +139,10 @@ void Executor::Run(PreparedBlock* prepared, Scope* scope) {
     prepared->bound_scope_id_ = scope->id();
     prepared->bound_scope_version_ = scope->BindingVersion();
   }
+}
+
+void Executor::Run(PreparedBlock* prepared, Scope* scope) {
+  Bind(prepared, scope);
   // Backward rules run forward ops eagerly; nothing here is recorded for dygraph autograd.
   imperative::GradModeGuard no_grad(false);
   double gb = FLAGS_eager_delete_tensor_gb;

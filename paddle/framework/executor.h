@@ -30,6 +30,8 @@ class PreparedBlock {
   const std::vector<std::pair<std::string, std::string>>& InplacePairs() const {
     return inplace_pairs_;
   }
+  // Instruction i, for executors that schedule the instructions themselves.
+  Instruction* instruction(size_t i) { return instructions_[i].get(); }
 
  private:
   friend class Executor;
@@ -57,6 +59,9 @@ class Executor {
   // Creates the block's variables in `scope` where missing, binds (when `scope` changed) and
   // runs every instruction.
   void Run(PreparedBlock* prepared, Scope* scope);
+  // The binding step of Run alone: variables created where missing and every instruction
+  // bound to `scope`, unless it is already bound to it.
+  void Bind(PreparedBlock* prepared, Scope* scope);
 
  private:
   Place place_;

@@ -22,6 +22,7 @@ void BindInference(py::module_& m);
 void BindDistributed(py::module_& m);
 
 void BindFramework(py::module_& m);
+void BindParallelExecutor(py::module_& m);
 
 // A NumPy copy of the tensor's data (on the host).
 pybind11::array TensorToNumpy(const Tensor& t);

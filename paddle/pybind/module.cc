@@ -12,6 +12,7 @@ PYBIND11_MODULE(libpaddle, m) {
   paddle::pybind::BindTensor(m);
   paddle::pybind::BindTensorIO(m);
   paddle::pybind::BindFramework(m);
+  paddle::pybind::BindParallelExecutor(m);
   paddle::pybind::BindOps(m);
   paddle::pybind::BindAutograd(m);
   paddle::pybind::BindRuntime(m);

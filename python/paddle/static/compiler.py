@@ -8,9 +8,12 @@ activation (and their grad ops) into fused_elemwise_add_activation(_grad),
 multi-tensor op, `fuse_bn_act_ops` fuses a channel-last batch_norm and its relu (and their grad
 ops) into fused_batch_norm_act(_grad), and `debug_graphviz_path` writes the program graph as Graphviz files.
 `enable_inplace` decides whether ops that declare an in-place pair may write into their input's
-buffer. The multi-device and distributed switches (reduce_strategy, the
-all-reduce and NCCL/BKCL settings, sync_batch_norm...) and the CUDA-only fusions are accepted and
-checked for compatibility; on one place they change nothing, as in Paddle on a CPU.
+buffer. `with_data_parallel` runs the program on several places (parallel_executor.py):
+`gradient_scale_strategy` seeds the loss gradient, `fuse_all_reduce_ops` buckets the gradients
+all-reduced between places, and `reduce_strategy` Reduce updates each parameter on one place
+and broadcasts it (sync_batch_norm, num_trainers > 1 and _NoReduce are NotImplementedError
+there). The NCCL/BKCL settings and the CUDA-only fusions are accepted and checked for
+compatibility; they change nothing here.
 """
 import enum
 
@@ -161,8 +164,10 @@ class BuildStrategy(_Strategy):
 
 class ExecutionStrategy(_Strategy):
     """How the built program is executed (Paddle 2.x's ExecutionStrategy, which Paddle 3 dropped
-    with ParallelExecutor). num_threads 0 lets the executor choose; one place runs the ops in
-    order, so the thread settings are accepted and checked, and change nothing."""
+    with ParallelExecutor). With several places (with_data_parallel) num_threads sizes the
+    thread pool that runs the ops (0: 4 per place) and the places' temporaries are dropped
+    every num_iteration_per_drop_scope runs; one place runs the ops in order, where they change
+    nothing."""
 
     _ATTRIBUTES = {
         "num_threads": _Attribute(0, _count(0)),
@@ -189,6 +194,24 @@ class CompiledProgram:
                             f"{type(build_strategy).__name__}")
         self._program = program_or_graph
         self._build_strategy = build_strategy or BuildStrategy()
+        self._data_parallel = None
+
+    def with_data_parallel(self, loss_name=None, build_strategy=None, exec_strategy=None,
+                           share_vars_from=None, places=None):
+        """Runs the program data-parallel on `places` (default: CPU_NUM CPU places, or every
+        visible GPU when the Executor runs on a GPU); returns self."""
+        from .parallel_executor import _DataParallel
+        if self._data_parallel is not None:
+            raise RuntimeError("with_data_parallel(): the program is already compiled with "
+                               "data parallelism")
+        if build_strategy is not None:
+            if not isinstance(build_strategy, BuildStrategy):
+                raise TypeError(f"with_data_parallel(): build_strategy must be a "
+                                f"paddle.static.BuildStrategy, but received "
+                                f"{type(build_strategy).__name__}")
+            self._build_strategy = build_strategy
+        self._data_parallel = _DataParallel(loss_name, exec_strategy, share_vars_from, places)
+        return self
 
     def _program_to_run(self):
         from .build_passes import apply_build_passes

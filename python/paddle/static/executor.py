@@ -49,7 +49,8 @@ def _place_of(place):
 
 
 class Executor:
-    """Runs static programs on one place (CPU by default, or the current device)."""
+    """Runs static programs on one place (CPU by default, or the current device), or on several
+    for a CompiledProgram with_data_parallel."""
 
     def __init__(self, place=None):
         self.place = _place_of(place)
@@ -63,9 +64,12 @@ class Executor:
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed",
             fetch_var_name="fetch", scope=None, return_numpy=True, use_program_cache=True,
-            use_prune=False):
+            use_prune=False, return_merged=True):
         program = default_main_program() if program is None else program
         enable_inplace = True
+        if isinstance(program, CompiledProgram) and program._data_parallel is not None:
+            return self._run_data_parallel(program, feed, fetch_list, scope, return_numpy,
+                                           return_merged)
         if isinstance(program, CompiledProgram):
             enable_inplace = bool(program._build_strategy.enable_inplace)
             program = program._program_to_run()
@@ -96,6 +100,18 @@ class Executor:
             libpaddle._set_scope_tensor(scope.var(name), tensor)
         self._native.run(prepared, scope)
         return [_fetch_result(scope, name, return_numpy) for name in fetch_names]
+
+    def _run_data_parallel(self, compiled, feed, fetch_list, scope, return_numpy,
+                           return_merged):
+        """A CompiledProgram with_data_parallel: the feed split across its places, the fetched
+        values concatenated along axis 0 (`return_merged`) or one array per place."""
+        program = compiled._program
+        scope = global_scope() if scope is None else scope
+        fetch_names = _fetch_names(program, fetch_list)
+        if program.lr_scheduler is not None and program._lr_var_name:
+            self._set_lr(program, scope)
+        return compiled._data_parallel.run(compiled, self, {} if feed is None else feed,
+                                           fetch_names, scope, return_numpy, return_merged)
 
     def _feed_fetch_ops(self, program):
         """The program's feed and fetch ops, looked up once per program revision."""
