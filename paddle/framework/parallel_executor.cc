@@ -45,6 +45,52 @@ std::vector<const VarDesc*> WrittenPersistables(const ProgramDesc& program) {
   return vars;
 }
 
+// All CPU places or all GPU places, each GPU once.
+void CheckPlaces(const std::vector<Place>& places) {
+  auto describe = [&] {
+    std::string names;
+    for (const Place& place : places) names += (names.empty() ? "" : ", ") + place.ToString();
+    return "[" + names + "]";
+  };
+  for (size_t i = 0; i < places.size(); ++i) {
+    PD_CHECK(places[i].is_cpu() || places[i].is_gpu(),
+             errors::InvalidArgument("ParallelExecutor: places must be CPU or GPU places, but "
+                                     "received ",
+                                     places[i].ToString(), " in ", describe()));
+    PD_CHECK(
+        places[i].is_gpu() == places[0].is_gpu(),
+        errors::InvalidArgument("ParallelExecutor: places mix CPU and GPU places: ", describe(),
+                                "; gradients are all-reduced either in process "
+                                "(CPU) or with NCCL (GPU)"));
+    for (size_t j = 0; j < i; ++j) {
+      PD_CHECK(!places[i].is_gpu() || places[i] != places[j],
+               errors::InvalidArgument("ParallelExecutor: places name ", places[i].ToString(),
+                                       " more than once: ", describe()));
+    }
+  }
+}
+
+// The replicas of gradient `grad` (one per place) hold data of one dtype and shape, each on its
+// place's kind of device.
+void CheckGradientReplicas(const std::string& grad, const std::vector<DenseTensor*>& tensors,
+                           const std::vector<Place>& places) {
+  const DenseTensor& first = *tensors[0];
+  for (size_t p = 0; p < tensors.size(); ++p) {
+    const DenseTensor& t = *tensors[p];
+    PD_CHECK(t.initialized(),
+             errors::PreconditionNotMet("ParallelExecutor: gradient '", grad,
+                                        "' holds no data on place ", p, " when it is all-reduced"));
+    PD_CHECK(t.dims() == first.dims() && t.dtype() == first.dtype(),
+             errors::InvalidArgument("ParallelExecutor: gradient '", grad, "' is ",
+                                     DataTypeName(first.dtype()), first.dims().ToString(),
+                                     " on place 0 but ", DataTypeName(t.dtype()),
+                                     t.dims().ToString(), " on place ", p));
+    PD_CHECK(t.place() == places[p],
+             errors::InvalidArgument("ParallelExecutor: gradient '", grad, "' of place ", p, " (",
+                                     places[p].ToString(), ") is on ", t.place().ToString()));
+  }
+}
+
 }  // namespace
 
 PlaceScopes::PlaceScopes(Scope* shared, std::vector<Place> places)
@@ -89,6 +135,15 @@ ParallelExecutor::ParallelExecutor(const ProgramDesc& program, std::shared_ptr<P
            errors::InvalidArgument("ExecutionStrategy.num_iteration_per_drop_scope must be >= 1, "
                                    "but received ",
                                    options_.num_iteration_per_drop_scope));
+  CheckPlaces(scopes_->places());
+  if (scopes_->place(0).is_gpu()) {
+#ifdef PADDLE_WITH_CUDA
+    nccl_ = std::make_unique<NCCLPlaceGroup>(scopes_->places());
+#else
+    PD_THROW(errors::Unimplemented("ParallelExecutor: ", scopes_->place(0).ToString(),
+                                   " needs a build with CUDA (WITH_GPU); this one has none"));
+#endif
+  }
   scopes_->Replicate(WrittenPersistables(program));
   PrepareOptions prepare;
   prepare.skip_vars = options_.skip_vars;
@@ -307,32 +362,26 @@ void ParallelExecutor::RunNode(size_t n) {
 }
 
 void ParallelExecutor::AllReduce(const GradientBucket& bucket, size_t b) {
+  for (size_t g = 0; g < bucket.gradients.size(); ++g) {
+    CheckGradientReplicas(bucket.gradients[g], bucket_tensors_[b][g], scopes_->places());
+  }
+#ifdef PADDLE_WITH_CUDA
+  if (nccl_ != nullptr) {
+    if (bucket.owner >= 0) {
+      nccl_->Reduce(bucket_tensors_[b], bucket.owner);
+    } else {
+      nccl_->AllReduce(bucket_tensors_[b]);
+    }
+    return;
+  }
+#endif
   const Place host = CPUPlace();
   for (size_t g = 0; g < bucket.gradients.size(); ++g) {
     const std::string& grad = bucket.gradients[g];
     const std::vector<DenseTensor*>& tensors = bucket_tensors_[b][g];
     const DenseTensor& first = *tensors[0];
-    std::vector<DenseTensor> staged;  // copies of device tensors on the host
     std::vector<const void*> sources;
-    for (size_t p = 0; p < tensors.size(); ++p) {
-      const DenseTensor& t = *tensors[p];
-      PD_CHECK(t.initialized(), errors::PreconditionNotMet("ParallelExecutor: gradient '", grad,
-                                                           "' holds no data on place ", p,
-                                                           " when it is all-reduced"));
-      PD_CHECK(
-          t.dims() == first.dims() && t.dtype() == first.dtype(),
-          errors::InvalidArgument("ParallelExecutor: gradient '", grad, "' is ",
-                                  DataTypeName(first.dtype()), first.dims().ToString(),
-                                  " on place 0 "
-                                  "but ",
-                                  DataTypeName(t.dtype()), t.dims().ToString(), " on place ", p));
-      if (t.place().is_cpu()) {
-        sources.push_back(t.raw_data());
-      } else {
-        staged.push_back(CopyTo(t, host));
-        sources.push_back(staged.back().raw_data());
-      }
-    }
+    for (const DenseTensor* t : tensors) sources.push_back(t->raw_data());
     DenseTensor sum(first.meta());
     void* out = sum.AllocateStorage(host);
     VisitDataType(first.dtype(), [&](auto zero) {
@@ -358,14 +407,10 @@ void ParallelExecutor::AllReduce(const GradientBucket& bucket, size_t b) {
       }
     });
     if (bucket.owner >= 0) {
-      const Place& place = tensors[bucket.owner]->place();
-      *tensors[bucket.owner] = place.is_cpu() ? sum : CopyTo(sum, place);
+      *tensors[bucket.owner] = sum;
       continue;
     }
-    for (size_t p = 0; p < tensors.size(); ++p) {
-      const Place& place = tensors[p]->place();
-      *tensors[p] = p == 0 && place.is_cpu() ? sum : CopyTo(sum, place);
-    }
+    for (size_t p = 0; p < tensors.size(); ++p) *tensors[p] = p == 0 ? sum : CopyTo(sum, host);
   }
 }
 
@@ -376,6 +421,21 @@ void ParallelExecutor::Broadcast(const ParameterBroadcast& broadcast, size_t b) 
            errors::PreconditionNotMet("ParallelExecutor: parameter '", broadcast.parameter,
                                       "' holds no data on place ", broadcast.owner,
                                       " when it is broadcast"));
+#ifdef PADDLE_WITH_CUDA
+  if (nccl_ != nullptr) {
+    for (size_t p = 0; p < tensors.size(); ++p) {
+      DenseTensor& target = *tensors[p];
+      if (target.initialized() && target.nbytes() == source.nbytes() &&
+          target.dtype() == source.dtype() && target.place() == scopes_->place(p)) {
+        continue;
+      }
+      target = DenseTensor(source.meta());
+      target.AllocateStorage(scopes_->place(p));
+    }
+    nccl_->Broadcast(tensors, broadcast.owner);
+    return;
+  }
+#endif
   for (size_t p = 0; p < tensors.size(); ++p) {
     if (static_cast<int>(p) == broadcast.owner) continue;
     // Into the replica's own buffer when it has the size, so views of it stay valid.

@@ -5,7 +5,8 @@
 // backward, each bucket of parameter gradients is summed across places in place order (so
 // every run gives the same bits) and every place gets the sum, so the places' identical
 // optimizer ops keep their parameter replicas equal (ReduceStrategy.Reduce: one place gets
-// each sum, runs that parameter's optimizer ops and sends the parameter to the others).
+// each sum, runs that parameter's optimizer ops and sends the parameter to the others). The
+// places are all CPU places (summed in process) or all GPU places (NCCL, see NCCLPlaceGroup).
 #pragma once
 
 #include <atomic>
@@ -20,6 +21,9 @@
 
 #include "paddle/framework/executor.h"
 #include "paddle/framework/ssa_graph.h"
+#ifdef PADDLE_WITH_CUDA
+#include "paddle/framework/nccl_place_group.h"
+#endif
 
 namespace paddle::framework {
 
@@ -116,6 +120,10 @@ class ParallelExecutor {
   std::vector<std::vector<size_t>> node_collectable_;
   std::vector<std::vector<std::vector<DenseTensor*>>> bucket_tensors_;
   std::vector<std::vector<DenseTensor*>> broadcast_tensors_;  // [broadcast][place]
+#ifdef PADDLE_WITH_CUDA
+  // The communicators of the GPU places; null for CPU places.
+  std::unique_ptr<NCCLPlaceGroup> nccl_;
+#endif
 
   // One run's state, shared with the workers.
   std::vector<std::atomic<int>> pending_dependencies_;

@@ -194,5 +194,25 @@ TEST_F(ParallelExecutorTest, ReduceUpdatesEachParameterOnItsOwnerAndBroadcastsIt
   }
 }
 
+// Checked before any device is touched, so these run without a GPU.
+TEST_F(ParallelExecutorTest, PlacesMixingCPUAndGPUOrNamingAGPUTwiceAreRefused) {
+  BuildGradientProgram();
+  const std::vector<std::pair<std::vector<Place>, std::string>> cases{
+      {{CPUPlace(), GPUPlace(0)}, "mix CPU and GPU places"},
+      {{GPUPlace(0), CPUPlace()}, "mix CPU and GPU places"},
+      {{GPUPlace(0), GPUPlace(0)}, "Place(gpu:0) more than once"},
+  };
+  for (const auto& [places, message] : cases) {
+    auto scopes = std::make_shared<PlaceScopes>(&scope_, places);
+    try {
+      ParallelExecutor executor(program_, scopes, ParallelExecutorOptions());
+      FAIL() << "expected InvalidArgument: " << message;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::kInvalidArgument);
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace paddle::framework
