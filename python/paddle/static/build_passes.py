@@ -303,15 +303,7 @@ def _fuse_elewise_add_act(block):
         else:
             plan.pop("grad_indices", None)
         rewrites.append(_forward_rewrite(block, plan))
-    # Ops are found by identity when applied, so one rewrite's removals do not shift another's.
-    rewrites = [([ops[i] for i in remove], ops[position], *rest)
-                for remove, position, *rest in rewrites]
-    for remove, anchor, op_type, inputs, outputs, attrs in rewrites:
-        block._insert_op(block.ops.index(anchor) + 1, op_type, inputs=inputs, outputs=outputs,
-                         attrs=attrs)
-        for index in sorted((block.ops.index(op) for op in remove), reverse=True):
-            block._remove_op(index)
-    return bool(rewrites)
+    return _apply_rewrites(block, ops, rewrites)
 
 
 def _fused_attrs(plan, save_intermediate_out, role_op):
@@ -479,7 +471,14 @@ def _fuse_bn_act(block):
             rewrites.append(([relu_grad, bn_grad_index], bn_grad_index,
                              "fused_batch_norm_act_grad", grad_inputs, grads, grad_attrs))
         rewrites.append(([i, j], j, "fused_batch_norm_act", inputs, outputs, attrs))
-    # Ops are found by identity when applied, so one rewrite's removals do not shift another's.
+    return _apply_rewrites(block, ops, rewrites)
+
+
+def _apply_rewrites(block, ops, rewrites):
+    """Applies (indices to remove, index of the anchor, op_type, inputs, outputs, attrs) rewrites:
+    each new op goes right after its anchor, then the removed ops go. Ops are found by identity
+    when applied, so one rewrite's removals do not shift another's. Returns whether any was
+    applied."""
     rewrites = [([ops[i] for i in remove], ops[position], *rest)
                 for remove, position, *rest in rewrites]
     for remove, anchor, op_type, inputs, outputs, attrs in rewrites:
