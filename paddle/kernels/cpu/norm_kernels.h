@@ -306,7 +306,9 @@ void FusedBatchNormActKernel(const Context& ctx, const DenseTensor& x, const Den
                               saved_mean, saved_variance, reserve_space);
   T* y = out->data<T>();
   const int64_t n = out->numel();
-  for (int64_t i = 0; i < n; ++i) y[i] = y[i] > T(0) ? y[i] : T(0);
+  funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) y[i] = y[i] > T(0) ? y[i] : T(0);
+  });
 }
 
 // relu's gradient (out_grad where out > 0) into x_grad's buffer, then batch_norm's gradient
@@ -324,7 +326,9 @@ void FusedBatchNormActGradKernel(const Context& ctx, const DenseTensor& x, const
   const T* y = out.data<T>();
   const T* g = out_grad.data<T>();
   const int64_t n = out_grad.numel();
-  for (int64_t i = 0; i < n; ++i) dy[i] = y[i] > T(0) ? g[i] : T(0);
+  funcs::ParallelFor(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) dy[i] = y[i] > T(0) ? g[i] : T(0);
+  });
   BatchNormGradKernel<T, Context>(ctx, x, &scale, saved_mean, saved_variance, masked, "NHWC",
                                   /*use_global_stats=*/false, x_grad, scale_grad, bias_grad);
 }
