@@ -4,17 +4,20 @@ PADDLE_DISTRIBUTED_CHECK=0, which changes the code only above 8 MiB) against Glo
 (benchmarks/cpp/gloo_allreduce.cc, compiled here with the system compiler if needed) with the
 three algorithms it offers: gloo::allreduce (the current API, ring, buffers registered per call;
 what the framework calls above 8 MiB) and the algorithm classes Gloo's benchmark runs,
-AllreduceRingChunked and AllreduceHalvingDoubling (built once per size, buffers registered once;
-the framework runs the latter, cached, from 256 KiB to 8 MiB, and below sends the tensor with its
-shape/dtype check in one message, see docs/distributed.md).
+AllreduceRingChunked and AllreduceHalvingDoubling (built once per size, buffers registered once).
+The framework sends a small tensor with its shape/dtype check in one message, and up to 8 MiB
+reduce-scatters in the check's message then all-gathers (see docs/distributed.md).
 
 Like for like: every configuration reduces one float32 buffer allocated once, sums, uses the
 same TCP device on 127.0.0.1, makes 2 warm-up calls then about 128 MiB of payload per size (5 to
-300 calls), and reports seconds per call. Bandwidth = bytes / time (the bus bandwidth too, as
-2(n-1)/n = 1 for 2 ranks). On a shared 2-core machine a single run varies by up to 2x, so the
-configurations run in interleaved rounds and each size reports the median over rounds; run it
-under /tmp/quiet.sh where available. "vs gloo" is paddle's bandwidth over gloo::allreduce's,
-"vs best" over the best of the three Gloo algorithms at that size.
+300 calls), and times each call. Each size reports the per-call median, as Gloo's benchmark
+does (its table gives per-call percentiles), and the mean per call, which also carries the
+scheduler's stalls: on 2 cores with 2 processes of 2 busy threads each, 1-2% of calls wait a
+scheduler tick (about 4 ms) whatever the algorithm, and one such call moves a 1 MiB mean by 30%.
+Bandwidth = bytes / time (the bus bandwidth too, as 2(n-1)/n = 1 for 2 ranks). A single run
+varies by up to 2x, so the configurations run in interleaved rounds and each figure is the
+median over rounds; run it under /tmp/quiet.sh where available. "vs gloo" is paddle's bandwidth
+over gloo::allreduce's, "vs best" over the best of the three Gloo algorithms at that size.
 
     python benchmarks/gloo_allreduce_bench.py [--rounds 5] [--json out.json] [--quick]
 """
@@ -28,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from bench_common import write_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
@@ -76,7 +81,8 @@ def gloo_baseline(sizes, algorithm):
         out = [p.communicate(timeout=600)[0] for p in procs][0]
     finally:
         shutil.rmtree(store, ignore_errors=True)
-    return {int(b): float(s) for b, s in (line.split() for line in out.splitlines())}
+    return {int(b): (float(mean), float(median))
+            for b, mean, median in (line.split() for line in out.splitlines())}
 
 
 def worker_all_reduce(sizes):
@@ -89,10 +95,12 @@ def worker_all_reduce(sizes):
         iters = max(5, min(300, (128 << 20) // nbytes))
         dist.all_reduce(t)
         dist.all_reduce(t)
-        start = time.perf_counter()
+        seconds = []
         for _ in range(iters):
+            start = time.perf_counter()
             dist.all_reduce(t)
-        result[nbytes] = (time.perf_counter() - start) / iters
+            seconds.append(time.perf_counter() - start)
+        result[nbytes] = (statistics.mean(seconds), statistics.median_high(seconds))
     if dist.get_rank() == 0:
         print(json.dumps(result))
 
@@ -101,7 +109,7 @@ def paddle_run(sizes, checked):
     command = [sys.executable, os.path.abspath(__file__), "--worker", "--sizes",
                ",".join(map(str, sizes))]
     env = None if checked else {"PADDLE_DISTRIBUTED_CHECK": "0"}
-    return {int(k): v for k, v in json.loads(run_two(command, env)).items()}
+    return {int(k): tuple(v) for k, v in json.loads(run_two(command, env)).items()}
 
 
 def main():
@@ -125,25 +133,26 @@ def main():
             runs[f"gloo {algorithm}"].append(gloo_baseline(sizes, algorithm))
         runs["paddle"].append(paddle_run(sizes, checked=True))
         runs["unchecked"].append(paddle_run(sizes, checked=False))
-    median = {name: {b: statistics.median(r[b] for r in rs) for b in sizes}
-              for name, rs in runs.items()}
-    print(f"all_reduce float32, 2 processes on localhost, median of {rounds} interleaved rounds: "
-          "microseconds per call and GB/s (bytes / time; for 2 ranks also the bus bandwidth)")
     names = ["allreduce", "ring_chunk", "halv_doub", "paddle", "unchecked"]
-    print(f"{'bytes':>9} " + " ".join(f"{n:>10}" for n in names) + " | " +
-          " ".join(f"{n:>10}" for n in names) + " | vs gloo  vs best  unchecked vs best")
-    rows = []
-    for b in sizes:
-        t = [median[c][b] for c in configs]
-        best = min(t[:3])
-        rows.append(dict(bytes=b, **{f"{c.replace(' ', '_')}_s": median[c][b] for c in configs},
-                         rounds={c.replace(" ", "_"): [r[b] for r in runs[c]] for c in configs}))
-        print(f"{b:>9} " + " ".join(f"{x * 1e6:>10.0f}" for x in t) + " | " +
-              " ".join(f"{b / x / 1e9:>10.2f}" for x in t) +
-              f" | {t[0] / t[3]:>7.0%} {best / t[3]:>7.0%} {best / t[4]:>7.0%}")
+    keys = [c.replace(" ", "_") for c in configs]
+    rows = [dict(bytes=b, rounds={k: [r[b] for r in runs[c]] for k, c in zip(keys, configs)})
+            for b in sizes]
+    for statistic, index in (("median", 1), ("mean", 0)):
+        print(f"\nall_reduce float32, 2 processes on localhost, {statistic} per call, median of "
+              f"{rounds} interleaved rounds: microseconds and GB/s (bytes / time; for 2 ranks "
+              "also the bus bandwidth)")
+        print(f"{'bytes':>9} " + " ".join(f"{n:>10}" for n in names) + " | " +
+              " ".join(f"{n:>10}" for n in names) + " | vs gloo  vs best  unchecked vs best")
+        for row in rows:
+            b = row["bytes"]
+            t = [statistics.median(r[b][index] for r in runs[c]) for c in configs]
+            row.update({f"{k}_{statistic}_s": x for k, x in zip(keys, t)})
+            best = min(t[:3])
+            print(f"{b:>9} " + " ".join(f"{x * 1e6:>10.0f}" for x in t) + " | " +
+                  " ".join(f"{b / x / 1e9:>10.2f}" for x in t) +
+                  f" | {t[0] / t[3]:>7.0%} {best / t[3]:>7.0%} {best / t[4]:>7.0%}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(dict(all_reduce=rows, rounds=rounds), f, indent=1)
+        write_json(args.json, dict(all_reduce=rows, rounds=rounds))
 
 
 if __name__ == "__main__":

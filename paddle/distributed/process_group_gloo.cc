@@ -2,7 +2,6 @@
 
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
-#include <gloo/allreduce_halving_doubling.h>
 #include <gloo/alltoall.h>
 #include <gloo/barrier.h>
 #include <gloo/broadcast.h>
@@ -11,7 +10,10 @@
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/store.h>
 #include <gloo/scatter.h>
+#include <gloo/transport/buffer.h>
+#include <gloo/transport/pair.h>
 #include <gloo/transport/tcp/device.h>
+#include <gloo/transport/unbound_buffer.h>
 #include <gloo/types.h>
 
 #include <algorithm>
@@ -124,38 +126,6 @@ void ReduceLoop(void* out, const void* a, const void* b, size_t n) {
 
 using ReduceFn = void (*)(void*, const void*, const void*, size_t);
 
-// The in-place form Gloo's algorithm classes call, on the element carrier C.
-template <typename T, ReduceOp kOp, typename C>
-void ReduceInPlace(C* x, const C* y, size_t n) {
-  ReduceLoop<T, kOp>(x, x, y, n);
-}
-
-template <typename C>
-std::shared_ptr<gloo::ReductionFunction<C>> CarrierReduction(DataType dtype, ReduceOp op) {
-  typename gloo::ReductionFunction<C>::Function* fn = nullptr;
-  VisitDataType(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    if constexpr (sizeof(T) == sizeof(C)) {
-      switch (op) {
-        case ReduceOp::MAX:
-          fn = &ReduceInPlace<T, ReduceOp::MAX, C>;
-          break;
-        case ReduceOp::MIN:
-          fn = &ReduceInPlace<T, ReduceOp::MIN, C>;
-          break;
-        case ReduceOp::PROD:
-          fn = &ReduceInPlace<T, ReduceOp::PROD, C>;
-          break;
-        default:  // SUM, and AVG's sum
-          fn = &ReduceInPlace<T, ReduceOp::SUM, C>;
-      }
-    }
-  });
-  PD_INTERNAL_ASSERT(fn != nullptr, "no reduction of ", DataTypeName(dtype), " on ", sizeof(C),
-                     "-byte elements");
-  return std::make_shared<gloo::ReductionFunction<C>>(gloo::CUSTOM, fn);
-}
-
 ReduceFn ReduceFunction(DataType dtype, ReduceOp op) {
   ReduceFn fn = nullptr;
   VisitDataType(dtype, [&](auto zero) {
@@ -177,27 +147,31 @@ ReduceFn ReduceFunction(DataType dtype, ReduceOp op) {
   return fn;
 }
 
-// AVG's division of the sum by the number of ranks.
-void DivideBy(DenseTensor* t, int n) {
-  VisitDataType(t->dtype(), [&](auto zero) {
+// AVG's division of the sum by the number of ranks, over `count` elements at `data`.
+void DivideBy(DataType dtype, void* data, size_t count, int n) {
+  VisitDataType(dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, bool> || std::is_integral_v<T>) {
       PD_INTERNAL_ASSERT(false, "AVG on an integer tensor is refused before");
     } else {
-      T* p = static_cast<T*>(t->raw_data());
+      T* p = static_cast<T*>(data);
       if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
         const T divisor = static_cast<T>(n);  // in T, so that the loop vectorises
-        for (int64_t i = 0; i < t->numel(); ++i) p[i] /= divisor;
+        for (size_t i = 0; i < count; ++i) p[i] /= divisor;
       } else if constexpr (kIsComplex<T>) {
-        for (int64_t i = 0; i < t->numel(); ++i) p[i] /= static_cast<typename T::value_type>(n);
+        for (size_t i = 0; i < count; ++i) p[i] /= static_cast<typename T::value_type>(n);
       } else {
-        for (int64_t i = 0; i < t->numel(); ++i) p[i] = T(static_cast<float>(p[i]) / n);
+        for (size_t i = 0; i < count; ++i) p[i] = T(static_cast<float>(p[i]) / n);
       }
     }
   });
 }
 
-// ExchangeDescriptors' message: a fixed-size descriptor, then the inline payload if any.
+void DivideBy(DenseTensor* t, int n) {
+  DivideBy(t->dtype(), t->raw_data(), static_cast<size_t>(t->numel()), n);
+}
+
+// ExchangeDescriptors' message: a fixed-size descriptor, then the payload if any.
 constexpr int kMaxCheckedDims = 9;
 enum DescriptorField : int {
   kCollective,
@@ -207,22 +181,25 @@ enum DescriptorField : int {
   kDims,
   kRoot = kDims + kMaxCheckedDims,
   kReduceOp,
-  kPayloadBytes,
-  kAlgorithm,  // not compared: which cached algorithm the rank would run
+  kFollowingBytes,  // not compared: the payload sent as a message of its own, after this one
   kDescriptorFields
 };
 constexpr size_t kDescriptorBytes = kDescriptorFields * sizeof(int64_t);
 // Every rank receives at most this many inline payload bytes per operation, from all peers
-// together (so the staging buffer stays this size whatever the group's size).
+// together.
 constexpr size_t kInlineBytes = size_t{256} << 10;
-// Up to this size, all_reduce runs a cached AllreduceHalvingDoubling (fastest between the inline
-// exchange and the ring on localhost); above, Gloo's ring, whose chunks pipeline the reduction
-// with the transfer.
-constexpr size_t kHalvingDoublingBytes = size_t{8} << 20;
-// Cached halving-doubling objects per group (each holds its registered buffers and a scratch
-// buffer of the tensor's size).
-constexpr size_t kCachedAllReduces = 4;
-constexpr uint8_t kExchangeSlotPrefix = kSendRecvSlotPrefix + 1;
+// Up to this size, all_reduce runs the direct reduce-scatter and all-gather (two steps whatever
+// the group's size, the first one in the exchange); above, Gloo's ring, whose chunks pipeline the
+// reduction with the transfer.
+constexpr size_t kDirectBytes = size_t{8} << 20;
+constexpr size_t kLargestElementBytes = 16;  // complex128
+// The slots of the buffers on Gloo's pairs (a namespace of their own, apart from the unbound
+// buffers' tags). A message lands in the peer's receive buffer of the send buffer's slot, and
+// destroying any buffer, send or receive, unregisters its slot on the pair: so the exchange
+// messages to rank r use slot r, and the short-lived send buffers of a rank's exchanges never
+// share a slot with its own receive buffers. Above the group's size, one slot per direct
+// all-reduce's all-gather, reused after a billion calls, long after the call that used it.
+constexpr uint64_t kAllGatherSlots = uint64_t{1} << 30;
 
 constexpr const char* kCollectives[] = {"all_reduce", "broadcast", "reduce",        "all_gather",
                                         "alltoall",   "scatter",   "reduce_scatter"};
@@ -374,6 +351,23 @@ ProcessGroupGloo::ProcessGroupGloo(std::shared_ptr<TCPStore> store,
     PD_THROW(errors::PreconditionNotMet(DescribeFailure("connect", e.what())));
   }
   context_ = std::move(context);
+  if (size > 1) {
+    // Allocated, not initialised: the pages a group never writes stay untouched.
+    const size_t out_stride = OutgoingStride();
+    const size_t in_stride = IncomingStride();
+    exchange_out_.reset(new uint8_t[out_stride * size]);
+    exchange_in_.reset(new uint8_t[2 * in_stride * size]);
+    exchange_out_buffers_.resize(size);
+    exchange_in_buffers_.resize(size);
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer == options_.rank) continue;
+      auto& pair = context_->getPair(peer);
+      exchange_in_buffers_[peer] = pair->createRecvBuffer(
+          options_.rank, exchange_in_.get() + 2 * in_stride * peer, 2 * in_stride);
+      exchange_out_buffers_[peer] =
+          pair->createSendBuffer(peer, exchange_out_.get() + out_stride * peer, out_stride);
+    }
+  }
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -404,7 +398,9 @@ std::string ProcessGroupGloo::DescribeFailure(const char* name, const std::strin
   // A killed peer closes its store connection as well as its Gloo pairs; give the master a
   // moment to see the close when Gloo noticed it first.
   std::vector<int> dead;
-  bool timed_out = cause.find("imed out") != std::string::npos;
+  // Gloo says "timed out" for a transfer and "timeout" for a registered buffer's wait.
+  bool timed_out =
+      cause.find("imed out") != std::string::npos || cause.find("timeout") != std::string::npos;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timed_out ? 0 : 2);
   while (true) {
     dead = store_->DeadRanksOrMasterGone();
@@ -491,10 +487,7 @@ void ProcessGroupGloo::Execute(Work* work) {
     return;
   }
   try {
-    // Two tags per operation: the descriptor exchange and the payload.
-    uint32_t tag = next_tag_;
-    next_tag_ += 2;
-    work->run(tag);
+    work->run(next_tag_++);
     work->task->Finish(nullptr);
   } catch (const Error&) {
     work->task->Finish(std::current_exception());
@@ -508,31 +501,37 @@ size_t ProcessGroupGloo::InlineLimit() const {
   return options_.size > 1 ? kInlineBytes / (options_.size - 1) : 0;
 }
 
-const uint8_t* ProcessGroupGloo::ExchangedPayload(int rank) const {
-  return exchange_.data() + rank * (kDescriptorBytes + InlineLimit()) + kDescriptorBytes;
+// Rounded up so that every stride's descriptor stays aligned.
+size_t ProcessGroupGloo::OutgoingStride() const {
+  return kDescriptorBytes + (InlineLimit() + 63) / 64 * 64;
 }
 
-// One message to every peer and one from every peer, over a buffer registered once: the
-// descriptor, followed for a small all-reduce by the tensor's bytes. Gloo refuses (and aborts on)
-// an incoming message larger than the receive posted for it, so every rank posts a receive of
-// descriptor + InlineLimit() bytes, the most any rank sends whatever its tensor: a peer whose
-// tensor differs in size sends a message of another length, which still lands, and its
-// descriptor names the difference. The payload is only used once every descriptor matched.
-bool ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
-                                           const DenseTensor& tensor, int root, ReduceOp op,
-                                           const void* payload, size_t payload_bytes,
-                                           int64_t algorithm) {
+size_t ProcessGroupGloo::IncomingStride() const {
+  // A medium all-reduce sends each peer the chunk it owns: ceil(numel / n) elements.
+  const size_t chunk = kDirectBytes / options_.size + kLargestElementBytes;
+  return kDescriptorBytes + (std::max(InlineLimit(), chunk) + 63) / 64 * 64;
+}
+
+const uint8_t* ProcessGroupGloo::ReceivedPayload(int rank) const {
+  return exchange_in_.get() + (2 * rank + exchange_turn_) * IncomingStride() + kDescriptorBytes;
+}
+
+const uint8_t* ProcessGroupGloo::SentPayload(int peer) const {
+  return exchange_out_.get() + peer * OutgoingStride() + kDescriptorBytes;
+}
+
+// One or two messages to and from every peer through the registered buffers. Gloo aborts the
+// process when a message is longer than the buffer it lands in, so no message may depend on a
+// length the peers have not agreed on yet: every incoming stride holds the most any rank ever
+// sends whatever its tensor. A peer whose tensor differs sends messages of other lengths, which
+// still land, and its descriptor names the difference; payloads are used only after every
+// descriptor matched.
+void ProcessGroupGloo::ExchangeDescriptors(const char* name, const DenseTensor& tensor, int root,
+                                           ReduceOp op,
+                                           const std::function<Payload(int peer)>& payload_for) {
   const int size = options_.size;
   const int rank = options_.rank;
-  const size_t stride = kDescriptorBytes + InlineLimit();
-  bool same_algorithm = true;
-  PD_INTERNAL_ASSERT(payload_bytes <= InlineLimit(), "inline payload over the limit");
-  if (!exchange_buffer_) {
-    exchange_.resize(stride * size);
-    exchange_buffer_ = context_->createUnboundBuffer(exchange_.data(), exchange_.size());
-  }
-  auto* mine = reinterpret_cast<int64_t*>(exchange_.data() + rank * stride);
-  std::fill(mine, mine + kDescriptorFields, 0);
+  int64_t mine[kDescriptorFields] = {};
   mine[kCollective] = CollectiveCode(name);
   mine[kDtype] = static_cast<int64_t>(tensor.dtype());
   mine[kNumel] = tensor.numel();
@@ -540,23 +539,46 @@ bool ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
   for (int64_t i = 0; i < mine[kNdim]; ++i) mine[kDims + i] = tensor.dims()[static_cast<int>(i)];
   mine[kRoot] = root;
   mine[kReduceOp] = static_cast<int64_t>(op);
-  mine[kPayloadBytes] = static_cast<int64_t>(payload_bytes);
-  mine[kAlgorithm] = algorithm;
-  if (payload_bytes > 0) std::memcpy(mine + kDescriptorFields, payload, payload_bytes);
-  const uint64_t slot = gloo::Slot::build(kExchangeSlotPrefix, tag);
+  exchange_turn_ ^= 1;
+  // A payload up to the inline limit is copied behind the descriptor, one message; a larger one
+  // is sent straight from its memory as a second message into the same place, which the
+  // descriptor announces, so that the receiver knows how many messages to wait for.
+  std::vector<std::unique_ptr<gloo::transport::Buffer>> following(size);
   for (int peer = 0; peer < size; ++peer) {
     if (peer == rank) continue;
-    exchange_buffer_->recv(peer, slot, peer * stride, stride);
-    exchange_buffer_->send(peer, slot, rank * stride, kDescriptorBytes + payload_bytes);
-  }
-  for (int peer = 1; peer < size; ++peer) {
-    if (!exchange_buffer_->waitRecv(options_.timeout) ||
-        !exchange_buffer_->waitSend(options_.timeout)) {
-      throw gloo::IoException("timed out");
+    uint8_t* out = exchange_out_.get() + peer * OutgoingStride();
+    const Payload payload = payload_for ? payload_for(peer) : Payload{};
+    PD_INTERNAL_ASSERT(kDescriptorBytes + payload.bytes <= IncomingStride(),
+                       "exchange payload over the capacity");
+    const bool copied = payload.bytes <= InlineLimit();
+    std::memcpy(out, mine, kDescriptorBytes);
+    reinterpret_cast<int64_t*>(out)[kFollowingBytes] = copied ? 0 : payload.bytes;
+    if (copied && payload.bytes > 0)
+      std::memcpy(out + kDescriptorBytes, payload.data, payload.bytes);
+    const size_t offset = exchange_turn_ * IncomingStride();
+    exchange_out_buffers_[peer]->send(0, kDescriptorBytes + (copied ? payload.bytes : 0), offset);
+    if (!copied) {
+      following[peer] = context_->getPair(peer)->createSendBuffer(
+          peer, const_cast<void*>(payload.data), payload.bytes);
+      following[peer]->send(0, payload.bytes, offset + kDescriptorBytes);
     }
   }
+  // Every message is received before any descriptor is compared: one left unread would be taken
+  // for the next exchange's.
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank) continue;
+    exchange_in_buffers_[peer]->waitRecv();
+    const auto* theirs = reinterpret_cast<const int64_t*>(ReceivedPayload(peer) - kDescriptorBytes);
+    if (theirs[kFollowingBytes] > 0) exchange_in_buffers_[peer]->waitRecv();
+  }
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank) continue;
+    exchange_out_buffers_[peer]->waitSend();
+    if (following[peer]) following[peer]->waitSend();
+  }
   for (int r = 0; r < size; ++r) {
-    const auto* theirs = reinterpret_cast<const int64_t*>(exchange_.data() + r * stride);
+    if (r == rank) continue;
+    const auto* theirs = reinterpret_cast<const int64_t*>(ReceivedPayload(r) - kDescriptorBytes);
     auto differs = [&](int field) { return theirs[field] != mine[field]; };
     const char* their_name =
         theirs[kCollective] >= 0 &&
@@ -588,40 +610,88 @@ bool ProcessGroupGloo::ExchangeDescriptors(const char* name, uint32_t tag,
                                        ReduceOpName(static_cast<ReduceOp>(theirs[kReduceOp])),
                                        " where ", Where(), " passed ReduceOp.", ReduceOpName(op)));
     }
-    // Same dtype and size: the ranks chose the same path, so the payloads have the same size.
-    PD_INTERNAL_ASSERT(!differs(kPayloadBytes), "inline payloads of different sizes");
-    if (differs(kAlgorithm)) same_algorithm = false;
   }
-  return same_algorithm;
 }
 
-void ProcessGroupGloo::HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op) {
-  auto cached = std::find_if(cached_all_reduces_.rbegin(), cached_all_reduces_.rend(),
-                             [&](const CachedAllReduce& c) {
-                               return c.data == t->raw_data() && c.numel == t->numel() &&
-                                      c.dtype == t->dtype() && c.op == op;
-                             });
-  const int64_t mine = cached == cached_all_reduces_.rend() ? -1 : cached->id;
-  // The check is the exchange that agrees on the algorithm, so it runs whatever check_tensors
-  // says: a rank whose tensor moved must not run an object registered over the old address while
-  // its peers run theirs. When any rank misses, every rank builds a new one, in step, so that
-  // Gloo's slots (taken from the context in build order) match.
-  if (ExchangeDescriptors("all_reduce", tag, *t, 0, op, nullptr, 0, mine) && mine >= 0) {
-    cached->algorithm->run();
-    return;
-  }
-  if (cached_all_reduces_.size() == kCachedAllReduces) cached_all_reduces_.pop_front();
-  CachedAllReduce entry{next_algorithm_id_++, t->raw_data(), t->numel(), t->dtype(), op, {}, {}};
-  VisitElementSize(SizeOf(t->dtype()), [&](auto carrier) {
-    using C = decltype(carrier);
-    auto reduction = CarrierReduction<C>(t->dtype(), op);
-    entry.algorithm = std::make_unique<gloo::AllreduceHalvingDoubling<C>>(
-        context_, std::vector<C*>{static_cast<C*>(t->raw_data())}, static_cast<int>(t->numel()),
-        reduction.get());
-    entry.reduction = std::move(reduction);
+// The tensor travels with the descriptor, one message to and from each peer (for 2 ranks the
+// bytes a ring sends, in one step instead of two).
+void ProcessGroupGloo::InlineAllReduce(DenseTensor* t, ReduceOp op) {
+  const int size = options_.size;
+  const int rank = options_.rank;
+  ExchangeDescriptors("all_reduce", *t, 0, op, [t](int) {
+    return Payload{t->raw_data(), t->nbytes()};
   });
-  entry.algorithm->run();
-  cached_all_reduces_.push_back(std::move(entry));
+  if (t->numel() == 0) return;
+  // Every rank folds the contributions in rank order, so that all ranks get the same bits. The
+  // fold overwrites the tensor, so this rank's contribution is read from its outgoing message.
+  auto contribution = [&](int r) {
+    return r == rank ? SentPayload((rank + 1) % size) : ReceivedPayload(r);
+  };
+  ReduceFn reduce = ReduceFunction(t->dtype(), op);
+  const size_t count = static_cast<size_t>(t->numel());
+  reduce(t->raw_data(), contribution(0), contribution(1), count);
+  for (int r = 2; r < size; ++r) reduce(t->raw_data(), t->raw_data(), contribution(r), count);
+  if (op == ReduceOp::AVG) DivideBy(t, size);
+}
+
+// Rank r owns the r-th of n chunks. The exchange sends every peer the chunk it owns (the
+// reduce-scatter); each rank reduces its own chunk and writes it into every peer's tensor (the
+// all-gather). Two steps whatever the group's size, each moving (n-1)/n of the tensor in and out
+// of every rank, the ring's traffic; only the owner reduces a chunk, so all ranks get the same
+// bits. The all-gather goes through buffers registered over the tensors for this call: a
+// message lands without a receive being posted for it, which on a loaded machine avoids the
+// thread hand-offs (and their scheduler stalls) of Gloo's unbound buffers.
+void ProcessGroupGloo::DirectAllReduce(DenseTensor* t, ReduceOp op) {
+  const int size = options_.size;
+  const int rank = options_.rank;
+  const size_t element = SizeOf(t->dtype());
+  const size_t numel = static_cast<size_t>(t->numel());
+  const size_t per_rank = (numel + size - 1) / size;
+  struct Chunk {
+    size_t offset, bytes;
+  };
+  auto chunk = [&](int r) {
+    const size_t begin = std::min(r * per_rank, numel);
+    const size_t end = std::min(begin + per_rank, numel);
+    return Chunk{begin * element, (end - begin) * element};
+  };
+  auto* data = static_cast<uint8_t*>(t->raw_data());
+  ExchangeDescriptors("all_reduce", *t, 0, op, [&](int peer) {
+    return Payload{data + chunk(peer).offset, chunk(peer).bytes};
+  });
+  // Registered before the reduction, so that a peer's chunk rarely arrives before its buffer
+  // (Gloo's loop then polls for the registration). Every rank takes the slot in step: the
+  // exchange has just matched their calls.
+  const int slot = size + static_cast<int>(all_gathers_++ % kAllGatherSlots);
+  const Chunk mine = chunk(rank);
+  std::vector<std::unique_ptr<gloo::transport::Buffer>> theirs(size), ours(size);
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank) continue;
+    auto& pair = context_->getPair(peer);
+    const Chunk other = chunk(peer);
+    if (other.bytes > 0) {
+      theirs[peer] = pair->createRecvBuffer(slot, data + other.offset, other.bytes);
+    }
+    if (mine.bytes > 0) ours[peer] = pair->createSendBuffer(slot, data + mine.offset, mine.bytes);
+  }
+  if (mine.bytes > 0) {
+    ReduceFn reduce = ReduceFunction(t->dtype(), op);
+    const size_t count = mine.bytes / element;
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer != rank)
+        reduce(data + mine.offset, data + mine.offset, ReceivedPayload(peer), count);
+    }
+    if (op == ReduceOp::AVG) DivideBy(t->dtype(), data + mine.offset, count, size);
+    for (int peer = 0; peer < size; ++peer) {
+      if (ours[peer]) ours[peer]->send(0, mine.bytes);
+    }
+  }
+  for (int peer = 0; peer < size; ++peer) {
+    if (theirs[peer]) theirs[peer]->waitRecv();
+  }
+  for (int peer = 0; peer < size; ++peer) {
+    if (ours[peer]) ours[peer]->waitSend();
+  }
 }
 
 std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bool sync_op) {
@@ -632,36 +702,21 @@ std::shared_ptr<Task> ProcessGroupGloo::AllReduce(Tensor tensor, ReduceOp op, bo
       [this, tensor, op](uint32_t tag) {
         DenseTensor& t = tensor.dense();
         if (options_.size > 1 && t.nbytes() <= InlineLimit()) {
-          // Small: the tensor travels with the descriptor, one message to and from each peer
-          // (for 2 ranks the bytes a ring sends, in one step instead of two), then every rank
-          // folds the contributions in rank order, so that all ranks get the same bits.
-          ExchangeDescriptors("all_reduce", tag, t, 0, op, t.raw_data(), t.nbytes());
-          if (t.numel() > 0) {
-            ReduceFn reduce = ReduceFunction(t.dtype(), op);
-            const size_t n = static_cast<size_t>(t.numel());
-            reduce(t.raw_data(), ExchangedPayload(0), ExchangedPayload(1), n);
-            for (int r = 2; r < options_.size; ++r) {
-              reduce(t.raw_data(), t.raw_data(), ExchangedPayload(r), n);
-            }
-          }
-          if (op == ReduceOp::AVG) DivideBy(&t, options_.size);
-          t.BumpInplaceVersion();
-          return;
-        }
-        if (options_.size > 1 && t.nbytes() <= kHalvingDoublingBytes) {
-          HalvingDoublingAllReduce(tag, &t, op);
+          InlineAllReduce(&t, op);
+        } else if (options_.size > 1 && t.nbytes() <= kDirectBytes) {
+          DirectAllReduce(&t, op);
         } else if (options_.size > 1) {
-          if (options_.check_tensors) ExchangeDescriptors("all_reduce", tag, t, 0, op, nullptr, 0);
+          if (options_.check_tensors) ExchangeDescriptors("all_reduce", t, 0, op);
           VisitElementSize(SizeOf(t.dtype()), [&](auto carrier) {
             using C = decltype(carrier);
             gloo::AllreduceOptions opts(context_);
             opts.setOutput(static_cast<C*>(t.raw_data()), static_cast<size_t>(t.numel()));
             opts.setReduceFunction(ReduceFunction(t.dtype(), op));
-            opts.setTag(tag + 1);
+            opts.setTag(tag);
             gloo::allreduce(opts);
           });
+          if (op == ReduceOp::AVG) DivideBy(&t, options_.size);
         }
-        if (op == ReduceOp::AVG) DivideBy(&t, options_.size);
         t.BumpInplaceVersion();
       },
       sync_op);
@@ -674,12 +729,12 @@ std::shared_ptr<Task> ProcessGroupGloo::Broadcast(Tensor tensor, int root, bool 
       "broadcast",
       [this, tensor, root](uint32_t tag) {
         DenseTensor& t = tensor.dense();
-        CheckSameTensor("broadcast", tag, t, root);
+        CheckSameTensor("broadcast", t, root);
         if (options_.size == 1 || t.numel() == 0) return;
         gloo::BroadcastOptions opts(context_);
         opts.setOutput(static_cast<uint8_t*>(t.raw_data()), t.nbytes());
         opts.setRoot(root);
-        opts.setTag(tag + 1);
+        opts.setTag(tag);
         gloo::broadcast(opts);
         t.BumpInplaceVersion();
       },
@@ -694,7 +749,7 @@ std::shared_ptr<Task> ProcessGroupGloo::Reduce(Tensor tensor, int root, ReduceOp
       "reduce",
       [this, tensor, root, op](uint32_t tag) {
         DenseTensor& t = tensor.dense();
-        CheckSameTensor("reduce", tag, t, root);
+        CheckSameTensor("reduce", t, root);
         if (options_.size > 1 && t.numel() > 0) {
           VisitElementSize(SizeOf(t.dtype()), [&](auto carrier) {
             using C = decltype(carrier);
@@ -706,7 +761,7 @@ std::shared_ptr<Task> ProcessGroupGloo::Reduce(Tensor tensor, int root, ReduceOp
             opts.setOutput(reinterpret_cast<C*>(scratch.data()), static_cast<size_t>(t.numel()));
             opts.setRoot(root);
             opts.setReduceFunction(ReduceFunction(t.dtype(), op));
-            opts.setTag(tag + 1);
+            opts.setTag(tag);
             gloo::reduce(opts);
             if (options_.rank == root) std::memcpy(t.raw_data(), scratch.data(), t.nbytes());
           });
@@ -732,12 +787,12 @@ std::shared_ptr<Task> ProcessGroupGloo::AllGather(Tensor out, Tensor in, bool sy
       [this, out, in](uint32_t tag) {
         DenseTensor& o = out.dense();
         DenseTensor& i = in.dense();
-        CheckSameTensor("all_gather", tag, i, 0);
+        CheckSameTensor("all_gather", i, 0);
         if (i.nbytes() > 0) {
           gloo::AllgatherOptions opts(context_);
           opts.setInput(static_cast<uint8_t*>(i.raw_data()), i.nbytes());
           opts.setOutput(static_cast<uint8_t*>(o.raw_data()), o.nbytes());
-          opts.setTag(tag + 1);
+          opts.setTag(tag);
           gloo::allgather(opts);
         }
         o.BumpInplaceVersion();
@@ -759,14 +814,14 @@ std::shared_ptr<Task> ProcessGroupGloo::AllToAll(Tensor out, Tensor in, bool syn
       [this, out, in](uint32_t tag) {
         DenseTensor& o = out.dense();
         DenseTensor& i = in.dense();
-        CheckSameTensor("alltoall", tag, i, 0);
+        CheckSameTensor("alltoall", i, 0);
         if (options_.size == 1) {
           std::memcpy(o.raw_data(), i.raw_data(), i.nbytes());
         } else if (i.nbytes() > 0) {
           gloo::AlltoallOptions opts(context_);
           opts.setInput(static_cast<uint8_t*>(i.raw_data()), i.nbytes());
           opts.setOutput(static_cast<uint8_t*>(o.raw_data()), o.nbytes());
-          opts.setTag(tag + 1);
+          opts.setTag(tag);
           gloo::alltoall(opts);
         }
         o.BumpInplaceVersion();
@@ -789,7 +844,7 @@ std::shared_ptr<Task> ProcessGroupGloo::ReduceScatter(Tensor out, Tensor in, Red
       [this, out, in, op](uint32_t tag) {
         DenseTensor& o = out.dense();
         DenseTensor& i = in.dense();
-        CheckSameTensor("reduce_scatter", tag, i, 0);
+        CheckSameTensor("reduce_scatter", i, 0);
         // An all-to-all of the chunks, then each rank reduces the chunks it received: every rank
         // sends (n-1)/n of its input once, the traffic of a ring reduce-scatter.
         const size_t chunk = o.nbytes();
@@ -800,7 +855,7 @@ std::shared_ptr<Task> ProcessGroupGloo::ReduceScatter(Tensor out, Tensor in, Red
           gloo::AlltoallOptions opts(context_);
           opts.setInput(static_cast<uint8_t*>(i.raw_data()), i.nbytes());
           opts.setOutput(received.data(), received.size());
-          opts.setTag(tag + 1);
+          opts.setTag(tag);
           gloo::alltoall(opts);
         }
         auto reduce = ReduceFunction(o.dtype(), op);
@@ -831,7 +886,7 @@ std::shared_ptr<Task> ProcessGroupGloo::Scatter(Tensor out, Tensor in, int root,
       "scatter",
       [this, out, in, root](uint32_t tag) {
         DenseTensor& o = out.dense();
-        CheckSameTensor("scatter", tag, o, root);
+        CheckSameTensor("scatter", o, root);
         if (options_.size == 1) {
           std::memcpy(o.raw_data(), in.dense().raw_data(), o.nbytes());
         } else if (o.nbytes() > 0) {
@@ -844,7 +899,7 @@ std::shared_ptr<Task> ProcessGroupGloo::Scatter(Tensor out, Tensor in, int root,
           }
           opts.setOutput(static_cast<uint8_t*>(o.raw_data()), o.nbytes());
           opts.setRoot(root);
-          opts.setTag(tag + 1);
+          opts.setTag(tag);
           gloo::scatter(opts);
         }
         o.BumpInplaceVersion();
@@ -895,7 +950,7 @@ std::shared_ptr<Task> ProcessGroupGloo::Barrier() {
       [this](uint32_t tag) {
         if (options_.size == 1) return;
         gloo::BarrierOptions opts(context_);
-        opts.setTag(tag + 1);
+        opts.setTag(tag);
         gloo::barrier(opts);
       },
       true);

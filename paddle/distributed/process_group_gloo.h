@@ -5,7 +5,9 @@
 // at once instead of waiting on a broken connection.
 #pragma once
 
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -16,11 +18,10 @@
 #include "paddle/distributed/tcp_store.h"
 
 namespace gloo {
-class Algorithm;
 class Context;
 namespace transport {
+class Buffer;
 class Device;
-class UnboundBuffer;
 }  // namespace transport
 }  // namespace gloo
 
@@ -57,32 +58,41 @@ class ProcessGroupGloo : public ProcessGroup {
     std::shared_ptr<Task> task;
   };
 
-  // Queues `run` (given the operation's tags) on the communication thread, or runs it here when
+  // Queues `run` (given the operation's tag) on the communication thread, or runs it here when
   // it is synchronous and nothing is queued: operations still run one at a time, in call order.
   std::shared_ptr<Task> Enqueue(const char* name, std::function<void(uint32_t)> run, bool sync_op);
   void Loop();
   void Execute(Work* work);
-  // Every rank's descriptor of its tensor (the collective, dtype, shape, root, reduce op),
-  // compared; raises naming the rank that differs. `payload` (at most InlineLimit() bytes) travels
-  // in the same message as the descriptor: the small all-reduce's whole data exchange. Returns
-  // rank r's payload (this rank's own too) as ExchangedPayload(r).
-  // `algorithm`: the id of the cached algorithm this rank would run (-1: none); returns whether
-  // every rank named the same one.
-  bool ExchangeDescriptors(const char* name, uint32_t tag, const DenseTensor& tensor, int root,
-                           ReduceOp op, const void* payload, size_t payload_bytes,
-                           int64_t algorithm = -1);
-  void CheckSameTensor(const char* name, uint32_t tag, const DenseTensor& tensor, int root) {
-    if (options_.check_tensors && options_.size > 1) {
-      ExchangeDescriptors(name, tag, tensor, root, ReduceOp::SUM, nullptr, 0);
-    }
+  // The bytes this rank sends `peer` after its descriptor in an exchange.
+  struct Payload {
+    const void* data = nullptr;
+    size_t bytes = 0;
+  };
+  // Every rank's descriptor of its tensor (the collective, dtype, shape, root, reduce op), sent
+  // to every peer and compared; raises naming the rank that differs. `payload_for(peer)` travels
+  // with it: a small all-reduce's whole data (in the descriptor's message), or a medium one's
+  // first step (in a message of its own, straight from the tensor). What rank r sent this rank is
+  // then ReceivedPayload(r).
+  void ExchangeDescriptors(const char* name, const DenseTensor& tensor, int root, ReduceOp op,
+                           const std::function<Payload(int peer)>& payload_for = nullptr);
+  void CheckSameTensor(const char* name, const DenseTensor& tensor, int root) {
+    if (options_.check_tensors && options_.size > 1) ExchangeDescriptors(name, tensor, root, {});
   }
-  // The most payload bytes a rank sends inline with its descriptor: every rank receives at most
-  // this much from all peers together, so small all-reduces go in one message per peer.
+  // The most payload bytes a small all-reduce sends each peer: every rank receives at most
+  // kInlineBytes from all peers together.
   size_t InlineLimit() const;
-  const uint8_t* ExchangedPayload(int rank) const;
-  // Medium all-reduces run Gloo's AllreduceHalvingDoubling, whose buffers are registered when it
-  // is built: built objects are kept per (data pointer, numel, dtype, op).
-  void HalvingDoublingAllReduce(uint32_t tag, DenseTensor* t, ReduceOp op);
+  // An outgoing message: the descriptor and at most InlineLimit() bytes.
+  size_t OutgoingStride() const;
+  // Where a peer's messages land: the descriptor and at most the larger of InlineLimit() and a
+  // medium all-reduce's chunk.
+  size_t IncomingStride() const;
+  const uint8_t* ReceivedPayload(int rank) const;
+  // The copy of this rank's inline payload in its outgoing message to `peer`.
+  const uint8_t* SentPayload(int peer) const;
+  // The all-reduces that carry their data in the exchange: the small one in one step, the medium
+  // one as a reduce-scatter in the exchange, then an all-gather.
+  void InlineAllReduce(DenseTensor* t, ReduceOp op);
+  void DirectAllReduce(DenseTensor* t, ReduceOp op);
   // The error for a failed operation: which ranks exited, or that the peers timed out.
   std::string DescribeFailure(const char* name, const std::string& cause);
   std::string Where() const;
@@ -100,21 +110,15 @@ class ProcessGroupGloo : public ProcessGroup {
   uint32_t next_tag_ = 0;
   std::string failure_;  // set once an operation failed; later ones raise it
   std::vector<uint64_t> sends_to_, recvs_from_;  // point-to-point sequence numbers per peer
-  // ExchangeDescriptors' messages, one stride (descriptor + InlineLimit()) per rank, registered
-  // with Gloo once; this rank's stride is what it sends.
-  std::vector<uint8_t> exchange_;
-  std::unique_ptr<gloo::transport::UnboundBuffer> exchange_buffer_;
-  struct CachedAllReduce {
-    int64_t id;  // the same on every rank: built in the same order everywhere
-    const void* data;
-    int64_t numel;
-    DataType dtype;
-    ReduceOp op;
-    std::shared_ptr<void> reduction;  // the gloo::ReductionFunction the algorithm points to
-    std::unique_ptr<gloo::Algorithm> algorithm;
-  };
-  std::deque<CachedAllReduce> cached_all_reduces_;  // newest last
-  int64_t next_algorithm_id_ = 0;
+  // ExchangeDescriptors' messages go through buffers registered with Gloo once per group, one
+  // pair per peer, so that a message lands without the peer posting a receive for it: per peer,
+  // one outgoing stride and two incoming ones, used by turns (a peer may write the next exchange's
+  // message before this rank has read the last one, never the one after).
+  std::unique_ptr<uint8_t[]> exchange_out_, exchange_in_;
+  std::vector<std::unique_ptr<gloo::transport::Buffer>> exchange_out_buffers_;
+  std::vector<std::unique_ptr<gloo::transport::Buffer>> exchange_in_buffers_;
+  int exchange_turn_ = 0;     // the incoming stride the last exchange used
+  uint64_t all_gathers_ = 0;  // direct all-reduces run: picks their buffers' slot
   std::thread thread_;
 };
 

@@ -161,8 +161,9 @@ def mismatch():
 
 
 def mismatch_kinds():
-    """Mismatches the descriptor exchange catches besides shape and dtype, including a small
-    all_reduce (sent inline with the descriptor) against a large one (descriptor only)."""
+    """Mismatches the descriptor exchange catches besides shape and dtype, between all_reduces
+    of every path: small (sent inline with the descriptor), medium (chunks sent after it) and
+    large (descriptor only)."""
     dist.init_parallel_env()
     rank = dist.get_rank()
     messages = {}
@@ -177,19 +178,29 @@ def mismatch_kinds():
 
     small_vs_large = paddle.ones([4 if rank == 0 else 1 << 20], dtype="float32")
     expect_error("size", lambda: dist.all_reduce(small_vs_large))
+    # Both direct (their chunks sent as messages of their own, of different lengths), then direct
+    # against the ring (descriptor only).
+    medium = paddle.ones([300001 if rank == 0 else 1 << 20], dtype="float32")
+    expect_error("medium_sizes", lambda: dist.all_reduce(medium))
+    medium_vs_ring = paddle.ones([1 << 20 if rank == 0 else (1 << 21) + 1], dtype="float32")
+    expect_error("medium_vs_ring", lambda: dist.all_reduce(medium_vs_ring))
     t = paddle.ones([4], dtype="float32")
     expect_error("op", lambda: dist.all_reduce(
         t, op=dist.ReduceOp.SUM if rank == 0 else dist.ReduceOp.MAX))
     expect_error("collective", lambda: dist.all_reduce(t) if rank == 0 else dist.broadcast(t, 0))
-    dist.all_reduce(t)  # the group still works
+    dist.all_reduce(t)  # the group still works, at every size
     np.testing.assert_array_equal(t.numpy(), [2.0] * 4)
+    for numel in (300001, 1 << 20, (1 << 21) + 1):
+        big = paddle.ones([numel], dtype="float32")
+        dist.all_reduce(big)
+        np.testing.assert_array_equal(big.numpy(), np.full([numel], 2.0, "float32"))
     report(**messages)
 
 
 def medium_all_reduce():
-    """all_reduce between the inline and the ring sizes (Gloo's halving-doubling, cached per
-    tensor): repeated on one tensor, on a tensor that only some ranks reallocate (the ranks must
-    agree to rebuild), over ops and dtypes, and more distinct tensors than the cache holds."""
+    """all_reduce between the inline and the ring sizes (the direct reduce-scatter and
+    all-gather, chunks of unequal size for 3 ranks): repeated on one tensor, on a tensor that only
+    some ranks reallocate, and over ops and dtypes."""
     dist.init_parallel_env()
     rank, n = dist.get_rank(), dist.get_world_size()
     shape = [3, 40001]  # 469 KiB of float32: above the inline limit
@@ -209,7 +220,7 @@ def medium_all_reduce():
                             ("float16", dist.ReduceOp.SUM, np.add),
                             ("complex64", dist.ReduceOp.PROD, np.multiply),
                             ("bool", dist.ReduceOp.MAX, np.logical_or)]:
-        # inline, halving-doubling (more sizes over the loop than the cache's 4 entries), ring
+        # sizes across the inline, direct and ring paths (which one depends on the element size)
         for size in (70001, 300001, 1 << 20, (1 << 21) + 1):
             data = [rank_data(r, [size], dtype) for r in range(n)]
             t = tensor(data[rank], dtype)

@@ -26,12 +26,16 @@ def test_size_op_and_collective_mismatch_raise_naming_the_other_rank():
     for v in values:
         other = 1 - v["rank"]
         assert f"rank {other} passed float32[{4 if other == 0 else 1 << 20}]" in v["size"], v
+        assert f"rank {other} passed float32[{300001 if other == 0 else 1 << 20}]" in \
+            v["medium_sizes"], v
+        assert f"rank {other} passed float32[{1 << 20 if other == 0 else (1 << 21) + 1}]" in \
+            v["medium_vs_ring"], v
         assert f"rank {other} passed ReduceOp.{'SUM' if other == 0 else 'MAX'}" in v["op"], v
         assert f"rank {other} called {'all_reduce' if other == 0 else 'broadcast'}" in \
             v["collective"], v
 
 
 @pytest.mark.parametrize("world_size", [2, 3])
-def test_medium_all_reduce_through_the_cached_halving_doubling(world_size):
+def test_medium_all_reduce_reduce_scatters_in_the_check_then_all_gathers(world_size):
     values = check_ok(run_ranks("medium_all_reduce", world_size, timeout=90))
     assert sorted(v["rank"] for v in values) == list(range(world_size))
