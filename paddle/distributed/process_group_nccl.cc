@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "paddle/common/errors.h"
+#include "paddle/core/nccl_data_type.h"
 
 namespace paddle::distributed {
 
@@ -26,28 +27,10 @@ void CheckNccl(ncclResult_t status, const char* what) {
 }
 
 ncclDataType_t NcclType(DataType dtype, const char* op) {
-  switch (dtype) {
-    case DataType::INT8:
-      return ncclInt8;
-    case DataType::UINT8:
-    case DataType::BOOL:
-      return ncclUint8;
-    case DataType::INT32:
-      return ncclInt32;
-    case DataType::INT64:
-      return ncclInt64;
-    case DataType::FLOAT16:
-      return ncclFloat16;
-    case DataType::BFLOAT16:
-      return ncclBfloat16;
-    case DataType::FLOAT32:
-      return ncclFloat32;
-    case DataType::FLOAT64:
-      return ncclFloat64;
-    default:
-      PD_THROW(errors::InvalidArgument("paddle.distributed.", op, ": NCCL has no ",
-                                       DataTypeName(dtype), " type"));
-  }
+  std::optional<ncclDataType_t> type = NcclDataType(dtype);
+  PD_CHECK(type.has_value(), errors::InvalidArgument("paddle.distributed.", op, ": NCCL has no ",
+                                                     DataTypeName(dtype), " type"));
+  return *type;
 }
 
 ncclRedOp_t NcclOp(ReduceOp op) {

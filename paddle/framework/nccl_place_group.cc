@@ -7,6 +7,7 @@
 
 #include "paddle/common/errors.h"
 #include "paddle/core/device_context.h"
+#include "paddle/core/nccl_data_type.h"
 #include "paddle/kernels/gpu/gpu_check.h"
 #include "paddle/kernels/gpu/gpu_context.h"
 
@@ -15,20 +16,12 @@ namespace paddle::framework {
 namespace {
 
 ncclDataType_t NcclType(const DenseTensor& t, const std::string& places) {
-  switch (t.dtype()) {
-    case DataType::FLOAT16:
-      return ncclFloat16;
-    case DataType::BFLOAT16:
-      return ncclBfloat16;
-    case DataType::FLOAT32:
-      return ncclFloat32;
-    case DataType::FLOAT64:
-      return ncclFloat64;
-    default:
-      PD_THROW(errors::Unimplemented("ParallelExecutor: a gradient of data type ",
-                                     DataTypeName(t.dtype()), " on ", places,
-                                     "; only floating-point gradients are all-reduced"));
-  }
+  std::optional<ncclDataType_t> type = NcclDataType(t.dtype());
+  PD_CHECK(
+      type.has_value() && IsFloating(t.dtype()),
+      errors::Unimplemented("ParallelExecutor: a gradient of data type ", DataTypeName(t.dtype()),
+                            " on ", places, "; only floating-point gradients are all-reduced"));
+  return *type;
 }
 
 // Each gradient's NCCL type, found before a group starts: a throw inside one would leave it open.
