@@ -66,6 +66,47 @@ struct ParamAccess {
   }
 };
 
+// An element-wise state (a moment, a per-element pow) stored as S and computed in MT; `in` and
+// `out` may share storage, each element being read before it is written.
+template <typename S, typename MT>
+struct StateAccess {
+  const S* in;
+  S* out;
+
+  template <typename Context>
+  StateAccess(const Context& ctx, const DenseTensor& state, DenseTensor* state_out)
+      : in(state.data<S>()), out(ctx.template Alloc<S>(state_out)) {}
+
+  MT Load(int64_t i) const { return static_cast<MT>(in[i]); }
+  void Store(int64_t i, MT value) const { out[i] = static_cast<S>(value); }
+};
+
+// Adam's first and second moments, shared by lamb, nadam and radam.
+template <typename S, typename MT>
+struct AdamMoments {
+  StateAccess<S, MT> m1, m2;
+  MT b1, b2;
+
+  template <typename Context>
+  AdamMoments(const Context& ctx, const DenseTensor& moment1, const DenseTensor& moment2,
+              DenseTensor* moment1_out, DenseTensor* moment2_out, double beta1, double beta2)
+      : m1(ctx, moment1, moment1_out),
+        m2(ctx, moment2, moment2_out),
+        b1(static_cast<MT>(beta1)),
+        b2(static_cast<MT>(beta2)) {}
+
+  struct Updated {
+    MT m1, m2;
+  };
+  // m1 = b1 * m1 + (1 - b1) * g;  m2 = b2 * m2 + (1 - b2) * g^2, stored and returned.
+  Updated Update(int64_t i, MT g) const {
+    Updated u{b1 * m1.Load(i) + (MT(1) - b1) * g, b2 * m2.Load(i) + (MT(1) - b2) * g * g};
+    m1.Store(i, u.m1);
+    m2.Store(i, u.m2);
+    return u;
+  }
+};
+
 // Element k of a small real tensor of any dtype (rprop's range and etas, asgd's n).
 template <typename MT>
 MT LoadNumber(const DenseTensor& t, int64_t k) {
@@ -238,15 +279,11 @@ void LambKernel(const Context& ctx, const DenseTensor& param, const DenseTensor&
     using S = typename decltype(tag)::type;
     optimizer_extra::ParamAccess<T, MT> p(ctx, param, master_param, param_out, master_param_out);
     const T* g = grad.data<T>();
-    const S* m1 = moment1.data<S>();
-    const S* m2 = moment2.data<S>();
-    S* m1_out = ctx.template Alloc<S>(moment1_out);
-    S* m2_out = ctx.template Alloc<S>(moment2_out);
+    optimizer_extra::AdamMoments<S, MT> moments(ctx, moment1, moment2, moment1_out, moment2_out,
+                                                beta1, beta2);
     double b1pow = optimizer_extra::LoadScalarTensor<double>(beta1_pow);
     double b2pow = optimizer_extra::LoadScalarTensor<double>(beta2_pow);
     MT lr = optimizer_extra::LoadScalarTensor<MT>(learning_rate);
-    MT b1 = static_cast<MT>(beta1);
-    MT b2 = static_cast<MT>(beta2);
     MT eps = static_cast<MT>(epsilon);
     MT wd = static_cast<MT>(weight_decay);
     MT correct1 = static_cast<MT>(1.0 - b1pow);
@@ -258,13 +295,9 @@ void LambKernel(const Context& ctx, const DenseTensor& param, const DenseTensor&
     double p_norm2 = 0.0;
     double r_norm2 = 0.0;
     for (int64_t i = 0; i < numel; ++i) {
-      MT gi = static_cast<MT>(g[i]);
-      MT m1i = b1 * static_cast<MT>(m1[i]) + (MT(1) - b1) * gi;
-      MT m2i = b2 * static_cast<MT>(m2[i]) + (MT(1) - b2) * gi * gi;
+      auto m = moments.Update(i, static_cast<MT>(g[i]));
       MT pi = p.Load(i);
-      MT ri = (m1i / correct1) / (std::sqrt(m2i / correct2) + eps) + wd * pi;
-      m1_out[i] = static_cast<S>(m1i);
-      m2_out[i] = static_cast<S>(m2i);
+      MT ri = (m.m1 / correct1) / (std::sqrt(m.m2 / correct2) + eps) + wd * pi;
       r[static_cast<size_t>(i)] = ri;
       p_norm2 += static_cast<double>(pi) * static_cast<double>(pi);
       r_norm2 += static_cast<double>(ri) * static_cast<double>(ri);
@@ -300,42 +333,33 @@ void NadamKernel(const Context& ctx, const DenseTensor& param, const DenseTensor
     using S = typename decltype(tag)::type;
     optimizer_extra::ParamAccess<T, MT> p(ctx, param, master_param, param_out, master_param_out);
     const T* g = grad.data<T>();
-    const S* mdp = momentum_decay_pow.data<S>();
-    const S* b2p = beta2_pow.data<S>();
-    const S* mup = mu_product.data<S>();
-    const S* m1 = moment1.data<S>();
-    const S* m2 = moment2.data<S>();
-    S* mdp_out = ctx.template Alloc<S>(momentum_decay_pow_out);
-    S* b2p_out = ctx.template Alloc<S>(beta2_pow_out);
-    S* mup_out = ctx.template Alloc<S>(mu_product_out);
-    S* m1_out = ctx.template Alloc<S>(moment1_out);
-    S* m2_out = ctx.template Alloc<S>(moment2_out);
+    optimizer_extra::StateAccess<S, MT> mdp(ctx, momentum_decay_pow, momentum_decay_pow_out);
+    optimizer_extra::StateAccess<S, MT> b2p(ctx, beta2_pow, beta2_pow_out);
+    optimizer_extra::StateAccess<S, MT> mup(ctx, mu_product, mu_product_out);
+    optimizer_extra::AdamMoments<S, MT> moments(ctx, moment1, moment2, moment1_out, moment2_out,
+                                                beta1, beta2);
     MT lr = optimizer_extra::LoadScalarTensor<MT>(learning_rate);
-    MT b1 = static_cast<MT>(beta1);
-    MT b2 = static_cast<MT>(beta2);
+    MT b1 = moments.b1;
+    MT b2 = moments.b2;
     MT eps = static_cast<MT>(epsilon);
     MT psi = static_cast<MT>(momentum_decay);
     MT next_decay = std::pow(MT(0.96), psi);  // 0.96^psi: one step further
     funcs::ParallelFor(param.numel(), [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         MT gi = static_cast<MT>(g[i]);
-        MT mdpi = static_cast<MT>(mdp[i]) * MT(0.96);
-        MT b2pi = static_cast<MT>(b2p[i]) * b2;
+        MT mdpi = mdp.Load(i) * MT(0.96);
+        MT b2pi = b2p.Load(i) * b2;
         MT decay_now = std::pow(mdpi, psi);
         MT mu = b1 * (MT(1) - MT(0.5) * decay_now);
         MT mu_next = b1 * (MT(1) - MT(0.5) * decay_now * next_decay);
-        MT mupi = static_cast<MT>(mup[i]) * mu;
-        MT m1i = b1 * static_cast<MT>(m1[i]) + (MT(1) - b1) * gi;
-        MT m2i = b2 * static_cast<MT>(m2[i]) + (MT(1) - b2) * gi * gi;
-        MT m_hat = mu_next * m1i / (MT(1) - mupi * mu_next) + (MT(1) - mu) * gi / (MT(1) - mupi);
-        MT v_hat = m2i / (MT(1) - b2pi);
-        MT pi = p.Load(i) - lr * m_hat / (std::sqrt(v_hat) + eps);
-        mdp_out[i] = static_cast<S>(mdpi);
-        b2p_out[i] = static_cast<S>(b2pi);
-        mup_out[i] = static_cast<S>(mupi);
-        m1_out[i] = static_cast<S>(m1i);
-        m2_out[i] = static_cast<S>(m2i);
-        p.Store(i, pi);
+        MT mupi = mup.Load(i) * mu;
+        auto m = moments.Update(i, gi);
+        MT m_hat = mu_next * m.m1 / (MT(1) - mupi * mu_next) + (MT(1) - mu) * gi / (MT(1) - mupi);
+        MT v_hat = m.m2 / (MT(1) - b2pi);
+        mdp.Store(i, mdpi);
+        b2p.Store(i, b2pi);
+        mup.Store(i, mupi);
+        p.Store(i, p.Load(i) - lr * m_hat / (std::sqrt(v_hat) + eps));
       }
     });
   });
@@ -355,43 +379,33 @@ void RadamKernel(const Context& ctx, const DenseTensor& param, const DenseTensor
     using S = typename decltype(tag)::type;
     optimizer_extra::ParamAccess<T, MT> p(ctx, param, master_param, param_out, master_param_out);
     const T* g = grad.data<T>();
-    const S* b1p = beta1_pow.data<S>();
-    const S* b2p = beta2_pow.data<S>();
-    const S* rh = rho.data<S>();
-    const S* m1 = moment1.data<S>();
-    const S* m2 = moment2.data<S>();
-    S* b1p_out = ctx.template Alloc<S>(beta1_pow_out);
-    S* b2p_out = ctx.template Alloc<S>(beta2_pow_out);
-    S* rh_out = ctx.template Alloc<S>(rho_out);
-    S* m1_out = ctx.template Alloc<S>(moment1_out);
-    S* m2_out = ctx.template Alloc<S>(moment2_out);
+    optimizer_extra::StateAccess<S, MT> b1p(ctx, beta1_pow, beta1_pow_out);
+    optimizer_extra::StateAccess<S, MT> b2p(ctx, beta2_pow, beta2_pow_out);
+    optimizer_extra::StateAccess<S, MT> rh(ctx, rho, rho_out);
+    optimizer_extra::AdamMoments<S, MT> moments(ctx, moment1, moment2, moment1_out, moment2_out,
+                                                beta1, beta2);
     MT lr = optimizer_extra::LoadScalarTensor<MT>(learning_rate);
-    MT b1 = static_cast<MT>(beta1);
-    MT b2 = static_cast<MT>(beta2);
+    MT b1 = moments.b1;
+    MT b2 = moments.b2;
     MT eps = static_cast<MT>(epsilon);
     MT rho_inf = MT(2) / (MT(1) - b2) - MT(1);
     funcs::ParallelFor(param.numel(), [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        MT gi = static_cast<MT>(g[i]);
-        MT b1pi = static_cast<MT>(b1p[i]) * b1;
-        MT b2pi = static_cast<MT>(b2p[i]) * b2;
-        MT rhoi = (static_cast<MT>(rh[i]) * (b2 - b2pi) + b2pi) / (MT(1) - b2pi);
-        MT m1i = b1 * static_cast<MT>(m1[i]) + (MT(1) - b1) * gi;
-        MT m2i = b2 * static_cast<MT>(m2[i]) + (MT(1) - b2) * gi * gi;
-        MT step = m1i / (MT(1) - b1pi);
+        MT b1pi = b1p.Load(i) * b1;
+        MT b2pi = b2p.Load(i) * b2;
+        MT rhoi = (rh.Load(i) * (b2 - b2pi) + b2pi) / (MT(1) - b2pi);
+        auto m = moments.Update(i, static_cast<MT>(g[i]));
+        MT step = m.m1 / (MT(1) - b1pi);
         MT rho_t = rho_inf - MT(2) * rhoi;
         if (rho_t > MT(5)) {  // the variance is tractable: rectify the adaptive step
           MT r_t = std::sqrt((rho_t - MT(4)) * (rho_t - MT(2)) * rho_inf /
                              ((rho_inf - MT(4)) * (rho_inf - MT(2)) * rho_t));
-          step *= r_t * std::sqrt(MT(1) - b2pi) / (std::sqrt(m2i) + eps);
+          step *= r_t * std::sqrt(MT(1) - b2pi) / (std::sqrt(m.m2) + eps);
         }
-        MT pi = p.Load(i) - lr * step;
-        b1p_out[i] = static_cast<S>(b1pi);
-        b2p_out[i] = static_cast<S>(b2pi);
-        rh_out[i] = static_cast<S>(rhoi);
-        m1_out[i] = static_cast<S>(m1i);
-        m2_out[i] = static_cast<S>(m2i);
-        p.Store(i, pi);
+        b1p.Store(i, b1pi);
+        b2p.Store(i, b2pi);
+        rh.Store(i, rhoi);
+        p.Store(i, p.Load(i) - lr * step);
       }
     });
   });
