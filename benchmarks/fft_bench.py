@@ -1,5 +1,5 @@
-"""FFT benchmark: paddle.fft.fft of 2^20 complex64 points (and its inverse, and rfft of 2^20
-float32 points), and paddle.signal.stft of 60 s of 16 kHz audio with speech settings (n_fft 512,
+"""FFT benchmark: paddle.fft.fft of 2^20 complex64 points (and its inverse, rfft of 2^20
+float32 points and irfft back to them), and paddle.signal.stft of 60 s of 16 kHz audio with speech settings (n_fft 512,
 hop 160, win 400, Hann window), forward and forward + backward, on this framework, PaddlePaddle
 (PADDLE_REFERENCE_PYTHON) and NumPy (numpy.fft, pocketfft; stft by framing with stride tricks),
 side by side, then a table and JSON.
@@ -31,15 +31,16 @@ def inputs():
     rng = np.random.default_rng(0)
     signal = (rng.standard_normal(POINTS) + 1j * rng.standard_normal(POINTS)).astype(np.complex64)
     real = rng.standard_normal(POINTS).astype(np.float32)
+    half = np.fft.rfft(real).astype(np.complex64)
     audio = rng.standard_normal((1, SAMPLE_RATE * SECONDS)).astype(np.float32)
     # The periodic Hann window of WIN points.
     window = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(WIN) / WIN)).astype(np.float32)
-    return signal, real, audio, window
+    return signal, real, half, audio, window
 
 
 def paddle_cases():
     import paddle
-    signal, real, audio, window = (paddle.to_tensor(a) for a in inputs())
+    signal, real, half, audio, window = (paddle.to_tensor(a) for a in inputs())
     audio_grad = paddle.to_tensor(audio.numpy(), stop_gradient=False)
 
     def stft(x):
@@ -52,12 +53,13 @@ def paddle_cases():
     return {"fft 2^20 complex64": lambda: paddle.fft.fft(signal).numpy(),
             "ifft 2^20 complex64": lambda: paddle.fft.ifft(signal).numpy(),
             "rfft 2^20 float32": lambda: paddle.fft.rfft(real).numpy(),
+            "irfft to 2^20 float32": lambda: paddle.fft.irfft(half).numpy(),
             "stft 60 s 16 kHz": lambda: stft(audio).numpy(),
             "stft 60 s 16 kHz forward+backward": stft_train}
 
 
 def numpy_cases():
-    signal, real, audio, window = inputs()
+    signal, real, half, audio, window = inputs()
     padded_window = np.pad(window, ((N_FFT - WIN) // 2, N_FFT - WIN - (N_FFT - WIN) // 2))
 
     def stft(x):
@@ -68,6 +70,7 @@ def numpy_cases():
     return {"fft 2^20 complex64": lambda: np.fft.fft(signal),
             "ifft 2^20 complex64": lambda: np.fft.ifft(signal),
             "rfft 2^20 float32": lambda: np.fft.rfft(real),
+            "irfft to 2^20 float32": lambda: np.fft.irfft(half),
             "stft 60 s 16 kHz": lambda: stft(audio)}
 
 

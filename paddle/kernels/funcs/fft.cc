@@ -369,6 +369,45 @@ void FourStepRealForward(const T* in, std::complex<T>* bins, int64_t n1, int64_t
       kParallelThreshold);
 }
 
+// The inverse of FourStepRealForward: the unscaled real signal of n points from its bins
+// 0..n/2 (h = n / 2), by one complex inverse transform of h points. With E and O the spectra of
+// the even and odd points, bin k is E[k] + w^k O[k] and conj(bin h - k) is E[k] - w^k O[k]
+// (w = exp(-2 pi i / n)); the inverse transform of z = 2 (E + i O), i.e.
+// z[k] = (X[k] + conj(X[h - k])) + i conj(w^k) (X[k] - conj(X[h - k])), gives the signal's points
+// in pairs. Bins 0 and h stand for real values: their imaginary parts are dropped, as the
+// complex path drops what they add to the imaginary part of its result.
+template <typename T>
+void FourStepRealInverse(const std::complex<T>* bins, T* out, int64_t n1, int64_t n2, T scale) {
+  using C = std::complex<T>;
+  const int64_t h = n1 * n2;
+  auto packed = memory::AllocUnique(CPUPlace(), h * sizeof(C));
+  C* z = static_cast<C*>(packed->ptr());
+  auto bin = [&](int64_t k) {
+    const std::complex<double> v(bins[k].real(), bins[k].imag());
+    return k == 0 || k == h ? std::complex<double>(v.real(), 0.0) : v;
+  };
+  const double step = M_PI / static_cast<double>(h);
+  constexpr int64_t kExactEvery = 1024;  // the rotation restarts from an exact angle
+  ParallelFor(
+      h,
+      [&](int64_t begin, int64_t end) {
+        std::complex<double> twiddle, rotate = std::polar(1.0, step);
+        for (int64_t k = begin; k < end; ++k) {
+          if ((k - begin) % kExactEvery == 0) {
+            twiddle = std::polar(1.0, step * static_cast<double>(k));
+          }
+          const std::complex<double> a = bin(k);
+          const std::complex<double> b = std::conj(bin(h - k));
+          const std::complex<double> v =
+              (a + b) + std::complex<double>(0.0, 1.0) * twiddle * (a - b);
+          z[k] = C(static_cast<T>(v.real()), static_cast<T>(v.imag()));
+          twiddle *= rotate;
+        }
+      },
+      kParallelThreshold);
+  FourStepTransform(z, reinterpret_cast<C*>(out), n1, n2, false, scale);
+}
+
 }  // namespace
 
 template <typename T>
@@ -501,6 +540,18 @@ void FftC2RAxis(const std::complex<T>* in, int64_t in_len, T* out,
   if (n == 0 || lines.count() == 0) return;
   const int64_t half_len = n / 2 + 1;
   const int64_t used = std::min(in_len, half_len);
+  int64_t n1 = 0, n2 = 0;
+  if (n % 2 == 0 && lines.inner == 1 && FourStepFactors(n / 2, &n1, &n2)) {
+    std::vector<C> half(half_len);
+    for (int64_t l = 0; l < lines.count(); ++l) {
+      const C* line_in = in + l * in_len;
+      // The forward direction's real signal is that of the conjugate spectrum inverted.
+      for (int64_t k = 0; k < used; ++k) half[k] = forward ? std::conj(line_in[k]) : line_in[k];
+      std::fill(half.begin() + used, half.end(), C());
+      FourStepRealInverse(half.data(), out + l * n, n1, n2, scale);
+    }
+    return;
+  }
   // float has kiss_fftri for even lengths; double (whose template has no inverse real
   // transform) and odd lengths go through the complex inverse transform.
   const bool real_plan = std::is_same_v<T, float> && n % 2 == 0;

@@ -124,6 +124,23 @@ def test_long_real_lines_on_the_four_step_path_match_numpy(n, batch, dtype):
         assert np.abs(actual - expected).max() / np.abs(expected).max() < tol, (api, norm)
 
 
+@pytest.mark.parametrize("n,batch", [(1 << 16, 3), (1 << 17, 1), (3 << 17, 2), (1 << 21, 1)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_long_complex_to_real_lines_on_the_four_step_path_match_numpy(n, batch, dtype):
+    # irfft and hfft to an even n whose n / 2 points split for the four-step FFT (2^17 and more)
+    # invert through it; 2^16 points take kiss_fftri. Half spectra shorter than n / 2 + 1 are
+    # zero-padded, longer ones cut, and the imaginary parts of bins 0 and n / 2 ignored, as in
+    # NumPy.
+    tol = 2e-6 if dtype == "complex64" else 1e-12
+    for m, api, norm in ((n // 2 + 1, "irfft", "backward"), (n // 2 - 5, "hfft", "ortho"),
+                         (n // 2 + 9, "irfft", "forward")):
+        x = _complex((batch, m)).astype(dtype)
+        expected = getattr(np.fft, api)(x.astype("complex128"), n=n, norm=norm)
+        actual = getattr(paddle.fft, api)(paddle.to_tensor(x), n=n, norm=norm).numpy()
+        assert actual.shape == expected.shape
+        assert np.abs(actual - expected).max() / np.abs(expected).max() < tol, (api, m, norm)
+
+
 def test_a_large_power_of_two_round_trips():
     z = _complex((1 << 16,))
     _close(paddle.fft.fft(paddle.to_tensor(z)), np.fft.fft(z), tol=1e-7)
