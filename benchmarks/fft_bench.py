@@ -1,8 +1,8 @@
 """FFT benchmark: paddle.fft.fft of 2^20 complex64 points (and its inverse, rfft of 2^20
-float32 points and irfft back to them), and paddle.signal.stft of 60 s of 16 kHz audio with speech settings (n_fft 512,
-hop 160, win 400, Hann window), forward and forward + backward, on this framework, PaddlePaddle
-(PADDLE_REFERENCE_PYTHON) and NumPy (numpy.fft, pocketfft; stft by framing with stride tricks),
-side by side, then a table and JSON.
+float32 points and irfft back to them), and paddle.signal.stft of 60 s of 16 kHz audio with
+speech settings (n_fft 512, hop 160, win 400, Hann window), forward and forward + backward, on
+this framework, PaddlePaddle (PADDLE_REFERENCE_PYTHON) and NumPy (numpy.fft, pocketfft; stft by
+framing with stride tricks), side by side, then a table and JSON.
 
     OMP_NUM_THREADS=2 python benchmarks/fft_bench.py [--out results/fft.json] [--repeats 10]
 
