@@ -458,6 +458,65 @@ def np_masked_scatter(x, mask, value):
     return out
 
 
+def np_unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+              dtype="int64"):
+    out, index, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                            return_counts=True, axis=axis, equal_nan=False)
+    outs = [out.reshape(-1) if x.ndim == 0 else out]
+    outs += [v.reshape(-1).astype(dtype) for v, wanted in
+             ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if wanted]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def np_unique_consecutive(x, return_inverse=False, return_counts=False, axis=None,
+                          dtype="int64"):
+    slices = x.reshape(-1) if axis is None else np.moveaxis(x, axis, 0)
+    firsts, inverse, counts = [], [], []
+    for i in range(len(slices)):
+        if i == 0 or not np.all(slices[i] == slices[i - 1]):
+            firsts.append(i)
+            counts.append(0)
+        inverse.append(len(firsts) - 1)
+        counts[-1] += 1
+    out = slices[firsts] if axis is None else np.moveaxis(slices[firsts], 0, axis)
+    outs = [out] + [np.array(v, dtype=dtype) for v, wanted in
+                    ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def unique_samples(rng):
+    def repeats(shape):  # small integers, so that values and slices repeat
+        return rng.integers(0, 3, size=shape).astype(np.float64)
+    rows = repeats((5, 3))
+    rows[3] = rows[0]
+    return [
+        Sample([repeats((4, 5))], {"return_index": True, "return_inverse": True,
+                                   "return_counts": True}),
+        Sample([repeats((7,))]),
+        Sample([rows], {"return_index": True, "return_inverse": True, "return_counts": True,
+                        "axis": 0}),
+        Sample([repeats((2, 6, 2))], {"return_inverse": True, "axis": -2, "dtype": "int32"}),
+        Sample([np.array(2.0)], {"return_counts": True}),
+        Sample([np.zeros((0,))], {"return_index": True, "return_counts": True})]
+
+
+def unique_consecutive_samples(rng):
+    runs = np.repeat(rng.integers(0, 3, size=6), rng.integers(1, 4, size=6)).astype(np.float64)
+    rows = np.repeat(rng.integers(0, 2, size=(4, 3)), 2, axis=0).astype(np.float64)
+    return [
+        Sample([runs], {"return_inverse": True, "return_counts": True}),
+        Sample([runs.reshape(1, -1)]),
+        Sample([rows], {"return_inverse": True, "return_counts": True, "axis": 0}),
+        Sample([rows.T.copy()], {"return_counts": True, "axis": 1, "dtype": "int32"}),
+        Sample([np.array(1.0)], {"return_inverse": True})]
+
+
+def unique_errors():
+    return [ErrorSample([np.zeros((2, 3))], {"axis": 2}, ValueError, "axis"),
+            ErrorSample([np.zeros((2, 3))], {"dtype": "float32"}, ValueError, "dtype"),
+            ErrorSample([np.zeros((2, 3))], {"axis": [0, 1]}, TypeError, "axis")]
+
+
 def set_value_api(x, values, starts, ends, steps, axes):
     return paddle._C_ops.set_value_with_tensor(x, values, starts, ends, steps, axes)
 
@@ -569,6 +628,10 @@ MANIPULATION = [
         grad=False,
         errors=lambda: [ErrorSample([np.zeros((2, 2)), np.ones((2, 2), dtype=bool), np.zeros(3)], {},
                                     ValueError, "value")]),
+    OpInfo("unique", paddle.unique, np_unique, unique_samples, grad=False,
+           errors=unique_errors),
+    OpInfo("unique_consecutive", paddle.unique_consecutive, np_unique_consecutive,
+           unique_consecutive_samples, grad=False, errors=unique_errors),
     OpInfo("nonzero", paddle.nonzero, lambda x: np.stack(np.nonzero(x), -1).astype(np.int64), lambda rng: [
         Sample([np.array([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]])]), Sample([integral(1, 0, 1)])],
         grad=False),

@@ -2,17 +2,18 @@
 the op declarations): concat/stack/split/slice/gather/index_add/tile/expand_as/roll normalise
 their arguments as Paddle does in Python (tensor lists, a count or sections, axis None, a
 different argument order), and reshape_, chunk, unstack, broadcast_to, moveaxis, rot90 and
-unflatten compose other ops."""
+unflatten compose other ops; unique and unique_consecutive select the outputs asked for."""
 import math
 import numbers
 
 from .. import _C_ops
+from ..base.framework import convert_dtype
 from ..base.generated_api import expand, flip, reshape, squeeze, transpose
 from ._helpers import Tensor, as_int, as_int_list, check_tensor
 
 __all__ = ["reshape_", "concat", "split", "chunk", "stack", "unstack", "unbind", "expand_as",
            "broadcast_to", "slice", "gather", "index_add", "tile", "moveaxis", "roll", "rot90",
-           "unflatten"]
+           "unflatten", "unique", "unique_consecutive"]
 
 
 def reshape_(x, shape, name=None):
@@ -197,3 +198,36 @@ def gather(x, index, axis=None, name=None):
 def index_add(x, index, axis, value, name=None):
     return _C_ops.index_add(check_tensor(x, "index_add"), check_tensor(index, "index_add", "index"),
                             check_tensor(value, "index_add", "value"), _int(axis, "index_add", "axis"))
+
+
+def _unique_axis(axis, api):
+    return [] if axis is None else [as_int(axis, api, "axis")]
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           dtype="int64", name=None):
+    """The sorted distinct values of x (flattened), or its distinct slices along `axis`; with
+    the flags also, in this order, the index of each one's first occurrence, the index into the
+    result of each element (or slice) of x, and each one's count, all of `dtype` (int32 or
+    int64). NaNs are each distinct and sort last."""
+    check_tensor(x, "unique")
+    out, indices, inverse, counts = _C_ops.unique(
+        x, bool(return_index), bool(return_inverse), bool(return_counts),
+        _unique_axis(axis, "unique"), convert_dtype(dtype), True)
+    outs = [out] + [t for t, wanted in ((indices, return_index), (inverse, return_inverse),
+                                        (counts, return_counts)) if wanted]
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64",
+                       name=None):
+    """x (flattened, or its slices along `axis`) with each run of equal neighbours collapsed to
+    one; with the flags also the index into the result of each element (or slice) of x and the
+    length of each run, of `dtype` (int32 or int64)."""
+    check_tensor(x, "unique_consecutive")
+    out, inverse, counts = _C_ops.unique_consecutive(
+        x, bool(return_inverse), bool(return_counts),
+        _unique_axis(axis, "unique_consecutive"), convert_dtype(dtype))
+    outs = [out] + [t for t, wanted in ((inverse, return_inverse), (counts, return_counts))
+                    if wanted]
+    return outs[0] if len(outs) == 1 else tuple(outs)
