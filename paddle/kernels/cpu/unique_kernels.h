@@ -151,18 +151,17 @@ void WriteSlices(const Context& ctx, const DenseTensor& x, const std::vector<int
 }  // namespace unique_detail
 
 template <typename T, typename Context>
-void UniqueKernel(const Context& ctx, const DenseTensor& x, bool return_index,
-                  bool return_inverse, bool return_counts, const std::vector<int32_t>& axis,
-                  DataType dtype, bool is_sorted, DenseTensor* out, DenseTensor* indices,
-                  DenseTensor* inverse, DenseTensor* counts) {
+void UniqueKernel(const Context& ctx, const DenseTensor& x, bool return_index, bool return_inverse,
+                  bool return_counts, const std::vector<int32_t>& axis, DataType dtype,
+                  bool is_sorted, DenseTensor* out, DenseTensor* indices, DenseTensor* inverse,
+                  DenseTensor* counts) {
   // Paddle's legacy unsorted unique takes the values flat, in the order they first occur.
   const std::vector<int32_t> slice_axis = is_sorted ? axis : std::vector<int32_t>{};
   unique_detail::Slices<T> s(x, slice_axis);
   std::vector<int64_t> order(s.count);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return unique_detail::SliceLess(s, a, b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return unique_detail::SliceLess(s, a, b); });
   unique_detail::Groups g = unique_detail::GroupRuns(s, order);
   if (!is_sorted) unique_detail::OrderByFirstOccurrence(&g);
   unique_detail::WriteSlices(ctx, x, slice_axis, s, g, out);
