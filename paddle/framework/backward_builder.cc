@@ -171,7 +171,8 @@ class BackwardBuilder : public GradContext {
   }
 
   // A variable needs a gradient when it depends on one that does through ops with a backward,
-  // unless it or a variable in `no_grad` stops the flow.
+  // unless it stops the flow (stop_gradient set on it, as Paddle's append_backward honours for
+  // any variable) or is in `no_grad`.
   void MarkRequiresGrad() {
     for (size_t i = 0; i < forward_ops_; ++i) {
       const OpDesc& op = *forward_->Op(i);
@@ -180,7 +181,8 @@ class BackwardBuilder : public GradContext {
                              [&](const std::string& n) { return requires_grad_.count(n) > 0; });
       if (!any) continue;
       for (const std::string& name : op.OutputNames()) {
-        if (Differentiable(FindForwardVar(name)) && no_grad_.count(name) == 0) {
+        const VarDesc* var = FindForwardVar(name);
+        if (Differentiable(var) && !var->stop_gradient() && no_grad_.count(name) == 0) {
           requires_grad_.insert(name);
         }
       }

@@ -217,6 +217,21 @@ def test_gradient_of_a_variable_used_twice_is_summed():
         np.testing.assert_allclose(g, 2 * xv + 1)
 
 
+def test_stop_gradient_set_on_an_intermediate_variable_cuts_the_gradient_through_it():
+    # As Paddle's append_backward: y = 2x counts as a constant in z = sum(y * x), so dz/dx = y.
+    with static_mode():
+        main, startup = new_programs()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [3], "float32")
+            x.stop_gradient = False
+            y = x * 2
+            y.stop_gradient = True
+            (gx,) = paddle.static.gradients(paddle.sum(y * x), [x])
+        (g,) = paddle.static.Executor().run(main, feed={"x": np.array([1.0, 2.0, 3.0], "float32")},
+                                            fetch_list=[gx])
+        np.testing.assert_allclose(g, [2.0, 4.0, 6.0])
+
+
 def test_append_backward_returns_parameter_gradients():
     with static_mode():
         main, startup = new_programs()
