@@ -1269,7 +1269,8 @@ EMBEDDING_OPS = [
             ErrorSample([np.array([0.0]), np.zeros((4, 3))], {}, ValueError, "'x'"),
             ErrorSample([emb_ids(0), np.zeros((4,))], {}, ValueError, "weight"),
             ErrorSample([emb_ids(0), np.zeros((4, 3))], {"padding_idx": 4}, ValueError, "padding_idx"),
-            ErrorSample([emb_ids(0), np.zeros((4, 3))], {"max_norm": 1.0}, NotImplementedError, "max_norm")]),
+            ErrorSample([emb_ids(0), np.zeros((4, 3))], {"sparse": True, "scale_grad_by_freq": True},
+                        AttributeError, "scale_grad_by_freq")]),
     OpInfo("embedding_op", lambda x, weight, padding_idx: paddle._C_ops.embedding(x, weight, padding_idx, False),
            lambda x, weight, padding_idx: emb_np_embedding(x, weight, padding_idx if padding_idx >= 0 else None),
            lambda rng: [

@@ -7,7 +7,7 @@ from .ctc import ctc_loss
 from .conv import (conv1d, conv1d_transpose, conv2d, conv2d_transpose, conv3d,  # noqa: F401
                    conv3d_transpose)
 from .common import dropout, interpolate, linear, upsample
-from .input import embedding
+from .input import embedding, embedding_renorm_
 from .extension import sequence_mask
 from .layout import fold, pad, unfold, zeropad2d
 from .loss import cross_entropy, l1_loss, mse_loss, nll_loss
