@@ -3,16 +3,14 @@ PADDLE_REFERENCE_PYTHON names an interpreter with PaddlePaddle): an inference mo
 PaddlePaddle saves with fft_r2c, fft_c2c, fft_c2r, frame and overlap_add runs here with
 PaddlePaddle's results, and one saved here from paddle.fft / paddle.signal runs in PaddlePaddle
 with ours."""
-import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import paddle
 from static_testing import static_mode
+from paddle_reference import REFERENCE, run_reference
 
-REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 pytestmark = pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
 
 # PaddlePaddle 3.3.1's paddle.fft does not build old-IR programs (its static branches return an
@@ -52,15 +50,6 @@ program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
 np.savez(sys.argv[1] + ".theirs.npz", *exe.run(program, feed={feeds[0]: np.load(sys.argv[2])},
                                                fetch_list=fetches))
 """
-
-
-def run_reference(script, *args):
-    # FLAGS_enable_pir_api=0: PaddlePaddle writes and reads old-IR .pdmodel programs.
-    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
-    env.pop("PYTHONPATH", None)
-    result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
 
 
 def _signal():

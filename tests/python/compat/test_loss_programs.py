@@ -3,16 +3,14 @@ PADDLE_REFERENCE_PYTHON names an interpreter with PaddlePaddle): an inference mo
 PaddlePaddle saves with bce_loss, sigmoid_cross_entropy_with_logits (with pos_weight),
 huber_loss, kldiv_loss, log_loss and nll_loss (with Weight) runs here with PaddlePaddle's
 results, and one saved here from paddle.nn.functional runs in PaddlePaddle with ours."""
-import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import paddle
+from paddle_reference import LOAD_AND_RUN, REFERENCE, run_reference
 from static_testing import static_mode
 
-REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 pytestmark = pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
 
 # PaddlePaddle 3.3.1's functional losses do not build old-IR programs (their static branches
@@ -46,16 +44,6 @@ np.savez(sys.argv[1] + ".out.npz", *exe.run(main, feed=feed, fetch_list=outs))
 paddle.static.save_inference_model(sys.argv[1], list(data.values()), outs, exe, program=main)
 """
 
-REFERENCE_LOAD = r"""
-import sys, numpy as np, paddle
-paddle.enable_static()
-exe = paddle.static.Executor(paddle.CPUPlace())
-program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
-feed = dict(np.load(sys.argv[2]))
-np.savez(sys.argv[1] + ".theirs.npz", *exe.run(program, feed={k: feed[k] for k in feeds},
-                                               fetch_list=fetches))
-"""
-
 
 def feed_arrays():
     rng = np.random.RandomState(0)
@@ -65,15 +53,6 @@ def feed_arrays():
     return {"x": f32(-1, 1, 5, 4), "y": f32(0, 1, 5, 4), "prob": f32(0.05, 0.95, 5, 4),
             "pw": f32(0.5, 2, 5, 4), "p": f32(0.05, 0.95, 5, 1), "l": f32(0, 1, 5, 1),
             "lp": f32(-2, 0, 5, 3, 2, 2), "c": rng.randint(0, 3, (5, 2, 2)), "w": f32(0.5, 2, 3)}
-
-
-def run_reference(script, *args):
-    # FLAGS_enable_pir_api=0: PaddlePaddle writes and reads old-IR .pdmodel programs.
-    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
-    env.pop("PYTHONPATH", None)
-    result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
 
 
 def test_paddlepaddle_loss_program_runs_here(tmp_path):
@@ -115,7 +94,7 @@ def test_loss_program_saved_here_runs_in_paddlepaddle(tmp_path):
         exe = paddle.static.Executor()
         ours = exe.run(main, feed=feed, fetch_list=outs)
         paddle.static.save_inference_model(prefix, list(data.values()), outs, exe, program=main)
-    run_reference(REFERENCE_LOAD, prefix, feed_file)
+    run_reference(LOAD_AND_RUN, prefix, feed_file)
     theirs = np.load(prefix + ".theirs.npz")
     assert len(theirs.files) == len(ours)
     for k, value in enumerate(ours):

@@ -3,16 +3,14 @@
 PaddlePaddle saves with both ops (flat and along an axis, int32 and int64 indices) runs here with
 PaddlePaddle's results, and one saved here from paddle.unique / paddle.unique_consecutive runs in
 PaddlePaddle with ours."""
-import os
-import subprocess
 
 import numpy as np
 import pytest
 
 import paddle
+from paddle_reference import LOAD_AND_RUN, REFERENCE, run_reference
 from static_testing import static_mode
 
-REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 pytestmark = pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
 
 # PaddlePaddle 3.3.1's paddle.unique builds PIR programs only, so the reference appends the
@@ -48,16 +46,6 @@ np.savez(sys.argv[1] + ".out.npz", *exe.run(main, feed=feed, fetch_list=outs))
 paddle.static.save_inference_model(sys.argv[1], [x, y], outs, exe, program=main)
 """
 
-REFERENCE_LOAD = r"""
-import sys, numpy as np, paddle
-paddle.enable_static()
-exe = paddle.static.Executor(paddle.CPUPlace())
-program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
-feed = dict(np.load(sys.argv[2]))
-np.savez(sys.argv[1] + ".theirs.npz", *exe.run(program, feed={k: feed[k] for k in feeds},
-                                               fetch_list=fetches))
-"""
-
 
 def feed_arrays():
     rng = np.random.RandomState(0)
@@ -65,15 +53,6 @@ def feed_arrays():
     x[4] = x[1]
     y = np.repeat(rng.randint(0, 4, 7), rng.randint(1, 3, 7)).astype(np.float32)
     return {"x": x, "y": y}
-
-
-def run_reference(script, *args):
-    # FLAGS_enable_pir_api=0: PaddlePaddle writes and reads old-IR .pdmodel programs.
-    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
-    env.pop("PYTHONPATH", None)
-    result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
 
 
 def test_paddlepaddle_unique_program_runs_here(tmp_path):
@@ -110,7 +89,7 @@ def test_unique_program_saved_here_runs_in_paddlepaddle(tmp_path):
         exe = paddle.static.Executor()
         ours = exe.run(main, feed=feed, fetch_list=outs)
         paddle.static.save_inference_model(prefix, [x, y], outs, exe, program=main)
-    run_reference(REFERENCE_LOAD, prefix, feed_file)
+    run_reference(LOAD_AND_RUN, prefix, feed_file)
     theirs = np.load(prefix + ".theirs.npz")
     assert len(theirs.files) == len(ours) == 11
     for k, value in enumerate(ours):

@@ -18,8 +18,8 @@ from paddle.base import libpaddle
 from paddle.static import io as static_io
 from paddle.utils import unique_name
 from static_testing import scope_value, static_mode
+from paddle_reference import REFERENCE, run_reference
 
-REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
 X = np.random.RandomState(0).rand(5, 4).astype("float32")
 Y = np.random.RandomState(1).rand(5, 2).astype("float32")
 
@@ -512,14 +512,6 @@ predictor.run()
 np.save(sys.argv[1] + ".predictor.npy",
         predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu())
 """
-
-
-def run_reference(script, *args):
-    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
-    env.pop("PYTHONPATH", None)
-    result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
 
 
 @pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")

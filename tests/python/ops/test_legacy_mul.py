@@ -2,8 +2,6 @@
 programs, shape inference with unknown batch dims, training through `mul_grad`, and (with
 PADDLE_REFERENCE_PYTHON set) models saved by real PaddlePaddle with paddle.static.nn.fc.
 The op itself (values, gradients, errors) is covered by its op_db.py entry."""
-import os
-import subprocess
 
 import numpy as np
 import pytest
@@ -11,8 +9,7 @@ import pytest
 import paddle
 from paddle.base import libpaddle
 from static_testing import static_mode
-
-REFERENCE = os.environ.get("PADDLE_REFERENCE_PYTHON")
+from paddle_reference import REFERENCE, run_reference
 
 
 def np_mul(x, y, x_num_col_dims=1, y_num_col_dims=1):
@@ -172,15 +169,6 @@ paddle.static.save_inference_model(sys.argv[1], [x], [out], exe, program=main)
 np.save(sys.argv[1] + ".out.npy", exe.run(main, feed={"x": np.load(sys.argv[2])},
                                           fetch_list=[out])[0])
 """
-
-
-def run_reference(script, *args):
-    # FLAGS_enable_pir_api=0: the old-IR program, where fc is written as mul + elementwise_add.
-    env = dict(os.environ, FLAGS_enable_pir_api="0", GLOG_minloglevel="2")
-    env.pop("PYTHONPATH", None)
-    result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-4000:]
 
 
 @pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
