@@ -497,7 +497,10 @@ def unique_samples(rng):
                         "axis": 0}),
         Sample([repeats((2, 6, 2))], {"return_inverse": True, "axis": -2, "dtype": "int32"}),
         Sample([np.array(2.0)], {"return_counts": True}),
-        Sample([np.zeros((0,))], {"return_index": True, "return_counts": True})]
+        Sample([np.zeros((0,))], {"return_index": True, "return_counts": True}),
+        # Empty slices all equal each other; no slices at all give no groups.
+        Sample([np.zeros((4, 0))], {"return_inverse": True, "return_counts": True, "axis": 0}),
+        Sample([np.zeros((0, 3))], {"return_inverse": True, "return_counts": True, "axis": 1})]
 
 
 def unique_consecutive_samples(rng):
@@ -508,7 +511,9 @@ def unique_consecutive_samples(rng):
         Sample([runs.reshape(1, -1)]),
         Sample([rows], {"return_inverse": True, "return_counts": True, "axis": 0}),
         Sample([rows.T.copy()], {"return_counts": True, "axis": 1, "dtype": "int32"}),
-        Sample([np.array(1.0)], {"return_inverse": True})]
+        Sample([np.array(1.0)], {"return_inverse": True}),
+        Sample([np.zeros((4, 0))], {"return_inverse": True, "return_counts": True, "axis": 0}),
+        Sample([np.zeros((0, 3))], {"return_counts": True, "axis": 1})]
 
 
 def unique_errors():

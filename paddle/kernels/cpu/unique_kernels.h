@@ -46,6 +46,7 @@ struct Slices {
   }
   // Copies slice `from` to position `to` of `out`, whose axis holds `out_count` slices.
   void CopyTo(int64_t from, T* out, int64_t to, int64_t out_count) const {
+    if (inner == 0) return;  // empty slices: nothing to copy, and no buffers to copy between
     for (int64_t o = 0; o < outer; ++o) {
       std::memcpy(out + (o * out_count + to) * inner, data + (o * count + from) * inner,
                   inner * sizeof(T));
