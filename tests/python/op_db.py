@@ -522,6 +522,25 @@ def unique_errors():
             ErrorSample([np.zeros((2, 3))], {"axis": [0, 1]}, TypeError, "axis")]
 
 
+def np_bincount(x, weights=None, minlength=0):
+    out = np.bincount(x.astype(np.int64),
+                      weights=None if weights is None else weights.astype(np.float64),
+                      minlength=minlength)
+    return out.astype(np.int64 if weights is None else np.float64)
+
+
+def np_histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False):
+    values = input.astype(np.float64).reshape(-1)
+    low, high = min, max
+    if low == 0 and high == 0 and values.size:
+        low, high = values.min(), values.max()
+    if low == high:
+        low, high = low - 1, high + 1
+    counts, _ = np.histogram(values, bins=bins, range=(low, high), density=density,
+                             weights=None if weight is None else weight.astype(np.float64).reshape(-1))
+    return counts.astype(np.int64 if weight is None and not density else np.float32)
+
+
 def set_value_api(x, values, starts, ends, steps, axes):
     return paddle._C_ops.set_value_with_tensor(x, values, starts, ends, steps, axes)
 
@@ -637,6 +656,28 @@ MANIPULATION = [
            errors=unique_errors),
     OpInfo("unique_consecutive", paddle.unique_consecutive, np_unique_consecutive,
            unique_consecutive_samples, grad=False, errors=unique_errors),
+    OpInfo("bincount", paddle.bincount, np_bincount, lambda rng: [
+        Sample([integral(1, 2, 1, 4, 5)]),
+        Sample([integral(0, 3, 3, 7)], {"minlength": 10}),
+        Sample([integral(2, 0, 2)], {"weights": np.array([0.5, 1.5, 2.0])}),
+        Sample([np.zeros((0,))], {"minlength": 2})],
+        grad=False,
+        errors=lambda: [ErrorSample([index_int(1, -1)], {}, ValueError, "non-negative"),
+                        ErrorSample([np.zeros((2, 2), dtype=np.int64)], {}, ValueError, "1-D"),
+                        ErrorSample([np.array([1.0])], {}, TypeError, "'x'"),
+                        ErrorSample([index_int(1, 2)], {"minlength": -1}, ValueError, "minlength"),
+                        ErrorSample([index_int(1, 2), np.ones(3)], {}, ValueError, "weights")]),
+    OpInfo("histogram", paddle.histogram, np_histogram, lambda rng: [
+        Sample([integral(1, 2, 1, 4)], {"bins": 4, "min": 0, "max": 4}),
+        Sample([integral(1, 2, 1, 4, 0, 3).reshape(2, 3)], {"bins": 3}),
+        Sample([integral(1, 2, 1, 4)], {"bins": 4, "min": 0, "max": 4,
+                                        "weight": np.array([1.0, 2.0, 3.0, 4.0])}),
+        Sample([integral(1, 2, 1, 4)], {"bins": 2, "min": 0, "max": 4, "density": True}),
+        Sample([integral(3, 3, 3)], {"bins": 4}),                # one value: widened by 1
+        Sample([integral(1, 2, 5)], {"bins": 2, "min": 0, "max": 2})],  # 5 is left out
+        grad=False,
+        errors=lambda: [ErrorSample([integral(1, 2)], {"bins": 0}, ValueError, "bins"),
+                        ErrorSample([integral(1, 2)], {"bins": 2, "min": 3, "max": 1}, ValueError, "max")]),
     OpInfo("nonzero", paddle.nonzero, lambda x: np.stack(np.nonzero(x), -1).astype(np.int64), lambda rng: [
         Sample([np.array([[0.0, 1.5, 0.0], [2.0, 0.0, -1.0]])]), Sample([integral(1, 0, 1)])],
         grad=False),

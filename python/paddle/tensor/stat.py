@@ -5,9 +5,9 @@ import math
 from .. import _C_ops
 from ..base import libpaddle
 from ..base.framework import convert_dtype, default_float_dtype, is_floating
-from ._helpers import as_int_list, check_tensor
+from ._helpers import as_int, as_int_list, check_tensor
 
-__all__ = ["mean", "numel", "var", "std", "logsumexp", "dot"]
+__all__ = ["mean", "numel", "var", "std", "logsumexp", "dot", "bincount", "histogram"]
 
 
 def mean(x, axis=None, keepdim=False, name=None, *, dtype=None):
@@ -96,3 +96,25 @@ def dot(x, y, name=None):
     product = _C_ops.multiply(x, y)
     dtype = libpaddle.DataType.UNDEFINED if is_floating(product.dtype) else product.dtype
     return _C_ops.sum(product, [-1], dtype, False)
+
+
+def bincount(x, weights=None, minlength=0, name=None):
+    """How many times each value 0, 1, ..., max(x) occurs in the 1-D non-negative int tensor x
+    (at least `minlength` entries), int64; with `weights` (x's shape), the sum of the weights
+    of each value instead: float32 for float32 weights, else float64."""
+    check_tensor(x, "bincount")
+    if weights is not None:
+        check_tensor(weights, "bincount", "weights")
+    return _C_ops.bincount(x, weights, as_int(minlength, "bincount", "minlength"))
+
+
+def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
+    """Counts of the elements of `input` in `bins` equal bins over [min, max] (the input's own
+    range when both are 0), int64; with `weight` the weights summed per bin, and with `density`
+    the result divided by its total and the bin width, both float32. Elements outside the range
+    are left out."""
+    check_tensor(input, "histogram", "input")
+    if weight is not None:
+        check_tensor(weight, "histogram", "weight")
+    return _C_ops.histogram(input, weight, as_int(bins, "histogram", "bins"), float(min),
+                            float(max), bool(density))

@@ -1,0 +1,33 @@
+"""bincount and histogram: the output dtypes PaddlePaddle 3.3.1 gives (the harness runs the
+weights in the input's dtype), and its values on the same inputs."""
+import numpy as np
+
+import paddle
+
+
+def test_bincount_dtype_follows_the_weights_as_paddle():
+    x = paddle.to_tensor([1, 2, 1, 4, 5])
+    assert paddle.bincount(x).dtype == paddle.int64
+    weighted = paddle.bincount(x, weights=paddle.to_tensor([2.1, 0.4, 0.1, 0.5, 0.5]))
+    assert weighted.dtype == paddle.float32
+    np.testing.assert_allclose(weighted.numpy(), [0.0, 2.2, 0.4, 0.0, 0.5, 0.5], rtol=1e-6)
+    for dtype in ("float64", "int32", "int64"):
+        w = paddle.to_tensor([1, 2, 3, 4, 5], dtype=dtype)
+        assert paddle.bincount(x, weights=w).dtype == paddle.float64
+    np.testing.assert_array_equal(x.bincount(minlength=8).numpy(), [0, 2, 1, 0, 1, 1, 0, 0])
+
+
+def test_histogram_is_int64_counts_or_float32_with_weight_or_density():
+    data = paddle.to_tensor([1.0, 2.0, 1.0, 4.0], dtype="float64")
+    counts = paddle.histogram(data, bins=4, min=0, max=4)
+    assert counts.dtype == paddle.int64
+    np.testing.assert_array_equal(counts.numpy(), [0, 2, 1, 1])
+    weighted = paddle.histogram(data, bins=4, min=0, max=4,
+                                weight=paddle.to_tensor([1.0, 2.0, 3.0, 4.0], dtype="float64"))
+    assert weighted.dtype == paddle.float32
+    np.testing.assert_array_equal(weighted.numpy(), [0.0, 4.0, 2.0, 4.0])
+    density = data.histogram(bins=4, min=0, max=4, density=True)
+    assert density.dtype == paddle.float32
+    np.testing.assert_array_equal(density.numpy(), [0.0, 0.5, 0.25, 0.25])
+    np.testing.assert_array_equal(paddle.histogram(paddle.to_tensor([3.0, 3.0, 3.0]), bins=4).numpy(),
+                                  [0, 0, 3, 0])
