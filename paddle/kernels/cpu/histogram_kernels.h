@@ -73,18 +73,25 @@ void BincountKernel(const Context& ctx, const DenseTensor& x, const DenseTensor*
 
 // Bin k of `bins` equal bins over [min, max] holds the values v with
 // k = floor((v - min) / (max - min) * bins), max in the last bin; values outside are left out.
-// With min == max == 0 the range is the input's smallest and largest values, widened by 1 on
-// each side when they are equal (Paddle's rule). density divides by the total and the width.
+// With min == max == 0 the range is the input's smallest and largest values (NaN left out),
+// widened by 1 on each side when they are equal (Paddle's rule); an infinite range is an error.
+// density divides by the total and the width.
 template <typename T, typename Context>
 void HistogramKernel(const Context& ctx, const DenseTensor& input, const DenseTensor* weight,
                      int64_t bins, float min, float max, bool density, DenseTensor* out) {
   const T* v = input.data<T>();
   const int64_t n = input.numel();
   double low = min, high = max;
-  if (low == 0.0 && high == 0.0 && n > 0) {
-    const auto [smallest, largest] = std::minmax_element(v, v + n);
-    low = static_cast<double>(*smallest);
-    high = static_cast<double>(*largest);
+  if (low == 0.0 && high == 0.0) {
+    // The input's range, NaNs left out (as Paddle: they fall in no bin).
+    bool any = false;
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = static_cast<double>(v[i]);
+      if (std::isnan(x)) continue;
+      low = any ? std::min(low, x) : x;
+      high = any ? std::max(high, x) : x;
+      any = true;
+    }
   }
   if (low == high) {
     low -= 1.0;

@@ -12,6 +12,7 @@
 #include "paddle/common/complex.h"
 #include "paddle/core/dense_tensor.h"
 #include "paddle/core/device_context.h"
+#include "paddle/kernels/funcs/elementwise_functors.h"
 #include "paddle/kernels/funcs/fft.h"
 #include "paddle/kernels/funcs/parallel_for.h"
 
@@ -258,6 +259,8 @@ void OverlapAddKernel(const Context& ctx, const DenseTensor& x, int32_t hop_leng
   if (x.numel() == 0) return;
   const signal_detail::FrameLayout l = signal_detail::LayoutOf(out->dims(), x.dims(), axis);
   const T* frames = x.data<T>();
+  // Integer sums wrap, as NumPy's and Paddle's (see Note [Integer overflow]).
+  const funcs::AddFunctor<T> add;
   if (axis != 0) {
     // Each signal (outer) sums its own frames: no two threads write one point.
     funcs::ParallelFor(
@@ -267,7 +270,9 @@ void OverlapAddKernel(const Context& ctx, const DenseTensor& x, int32_t hop_leng
             T* dst = o + row * l.length;
             for (int64_t f = 0; f < l.frame_length; ++f) {
               const T* src = frames + (row * l.frame_length + f) * l.frames;
-              for (int64_t t = 0; t < l.frames; ++t) dst[t * hop_length + f] += src[t];
+              for (int64_t t = 0; t < l.frames; ++t) {
+                dst[t * hop_length + f] = add(dst[t * hop_length + f], src[t]);
+              }
             }
           }
         },
@@ -282,7 +287,7 @@ void OverlapAddKernel(const Context& ctx, const DenseTensor& x, int32_t hop_leng
           for (int64_t f = 0; f < l.frame_length; ++f) {
             const T* src = frames + (t * l.frame_length + f) * l.inner;
             T* dst = o + (t * hop_length + f) * l.inner;
-            for (int64_t i = begin; i < end; ++i) dst[i] += src[i];
+            for (int64_t i = begin; i < end; ++i) dst[i] = add(dst[i], src[i]);
           }
         }
       },

@@ -31,3 +31,11 @@ def test_histogram_is_int64_counts_or_float32_with_weight_or_density():
     np.testing.assert_array_equal(density.numpy(), [0.0, 0.5, 0.25, 0.25])
     np.testing.assert_array_equal(paddle.histogram(paddle.to_tensor([3.0, 3.0, 3.0]), bins=4).numpy(),
                                   [0, 0, 3, 0])
+
+
+def test_histogram_leaves_nan_out_and_refuses_an_infinite_range_as_paddle():
+    with_nan = paddle.to_tensor([1.0, float("nan"), 2.0])
+    np.testing.assert_array_equal(paddle.histogram(with_nan, bins=2).numpy(), [1, 1])
+    np.testing.assert_array_equal(paddle.histogram(with_nan, bins=2, min=0, max=3).numpy(), [1, 1])
+    with np.testing.assert_raises(ValueError):
+        paddle.histogram(paddle.to_tensor([1.0, float("inf")]), bins=2)
