@@ -5,9 +5,10 @@ import math
 from .. import _C_ops
 from ..base import libpaddle
 from ..base.framework import convert_dtype, default_float_dtype, is_floating
-from ._helpers import as_int, as_int_list, check_tensor
+from ._helpers import as_int, as_int_list, as_scalar, check_tensor
 
-__all__ = ["mean", "numel", "var", "std", "logsumexp", "dot", "bincount", "histogram"]
+__all__ = ["mean", "numel", "var", "std", "logsumexp", "dot", "bincount", "histogram",
+           "histogram_bin_edges"]
 
 
 def mean(x, axis=None, keepdim=False, name=None, *, dtype=None):
@@ -118,3 +119,28 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         check_tensor(weight, "histogram", "weight")
     return _C_ops.histogram(input, weight, as_int(bins, "histogram", "bins"), float(min),
                             float(max), bool(density))
+
+
+def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
+    """The bins + 1 edges of `bins` equal bins over [min, max] (the input's own range when both
+    are 0, NaN in it making every edge NaN), in the default float dtype. As in Paddle, a range of
+    one value is widened by 0.5 on each side here, where histogram widens it by 1."""
+    from ..base.generated_api import max as reduce_max, min as reduce_min
+    from .creation import linspace
+    check_tensor(input, "histogram_bin_edges", "input")
+    DataType = libpaddle.DataType
+    if input.dtype not in (DataType.FLOAT32, DataType.FLOAT64, DataType.INT32, DataType.INT64):
+        raise TypeError(f"histogram_bin_edges(): argument 'input' must be a float32, float64, "
+                        f"int32 or int64 tensor, received {input.dtype}")
+    bins = as_int(bins, "histogram_bin_edges", "bins")
+    if min == 0 and max == 0:
+        low = as_scalar(reduce_min(input), "histogram_bin_edges", "input")
+        high = as_scalar(reduce_max(input), "histogram_bin_edges", "input")
+    elif max < min:
+        raise ValueError(f"histogram_bin_edges(): argument 'max' ({max}) must not be less than "
+                         f"'min' ({min})")
+    else:
+        low, high = float(min), float(max)
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return linspace(low, high, bins + 1)

@@ -39,3 +39,21 @@ def test_histogram_leaves_nan_out_and_refuses_an_infinite_range_as_paddle():
     np.testing.assert_array_equal(paddle.histogram(with_nan, bins=2, min=0, max=3).numpy(), [1, 1])
     with np.testing.assert_raises(ValueError):
         paddle.histogram(paddle.to_tensor([1.0, float("inf")]), bins=2)
+
+
+def test_histogram_bin_edges_as_paddle():
+    data = paddle.to_tensor([1.0, 2.0, 1.0, 4.0])
+    edges = paddle.histogram_bin_edges(data, bins=4)
+    assert edges.dtype == paddle.float32
+    np.testing.assert_array_equal(edges.numpy(), [1.0, 1.75, 2.5, 3.25, 4.0])
+    # One value: widened by 0.5 each side (histogram widens by 1), as in PaddlePaddle 3.3.1.
+    np.testing.assert_array_equal(paddle.histogram_bin_edges(paddle.to_tensor([3, 3]), bins=2).numpy(),
+                                  [2.5, 3.0, 3.5])
+    np.testing.assert_array_equal(data.histogram_bin_edges(bins=2, min=0, max=4).numpy(),
+                                  [0.0, 2.0, 4.0])
+    assert np.isnan(paddle.histogram_bin_edges(paddle.to_tensor([1.0, float("nan")]), bins=2)
+                    .numpy()).all()
+    with np.testing.assert_raises(ValueError):
+        paddle.histogram_bin_edges(data, bins=2, min=3, max=1)
+    with np.testing.assert_raises(TypeError):
+        paddle.histogram_bin_edges(paddle.to_tensor([True]))
