@@ -27,3 +27,33 @@ def run_reference(script, *args):
     result = subprocess.run([REFERENCE, "-c", script, *args], env=env, cwd="/",
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-4000:]
+
+
+def run_their_model_here(save_script, feed, directory):
+    """Runs `save_script` under PaddlePaddle with a model prefix in `directory` and a .npz of
+    `feed` (the arrays by name) as its arguments; the script saves an inference model there and
+    its own results as prefix + ".out.npz". Loads the model here and runs it on `feed`. Returns
+    (ours, theirs): the fetched arrays, in fetch order."""
+    import numpy as np
+    import paddle
+    from static_testing import static_mode
+    prefix, feed_file = os.path.join(directory, "model"), os.path.join(directory, "feed.npz")
+    np.savez(feed_file, **feed)
+    run_reference(save_script, prefix, feed_file)
+    with static_mode():
+        exe = paddle.static.Executor()
+        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        ours = exe.run(program, feed={k: feed[k] for k in feeds}, fetch_list=fetches)
+    theirs = np.load(prefix + ".out.npz")
+    return ours, [theirs[f"arr_{k}"] for k in range(len(theirs.files))]
+
+
+def run_our_model_there(prefix, feed):
+    """Runs the inference model saved here at `prefix` under PaddlePaddle on `feed` (the arrays
+    by name); returns its fetched arrays, in fetch order."""
+    import numpy as np
+    feed_file = prefix + ".feed.npz"
+    np.savez(feed_file, **feed)
+    run_reference(LOAD_AND_RUN, prefix, feed_file)
+    theirs = np.load(prefix + ".theirs.npz")
+    return [theirs[f"arr_{k}"] for k in range(len(theirs.files))]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import paddle
-from paddle_reference import LOAD_AND_RUN, REFERENCE, run_reference
+from paddle_reference import REFERENCE, run_our_model_there, run_their_model_here
 from static_testing import static_mode
 
 pytestmark = pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
@@ -56,26 +56,16 @@ def feed_arrays():
 
 
 def test_paddlepaddle_loss_program_runs_here(tmp_path):
-    prefix, feed_file = str(tmp_path / "losses"), str(tmp_path / "feed.npz")
-    feed = feed_arrays()
-    np.savez(feed_file, **feed)
-    run_reference(REFERENCE_SAVE, prefix, feed_file)
-    with static_mode():
-        exe = paddle.static.Executor()
-        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
-        got = exe.run(program, feed={k: feed[k] for k in feeds}, fetch_list=fetches)
-    theirs = np.load(prefix + ".out.npz")
-    assert len(got) == len(theirs.files) == 8
-    for k, value in enumerate(got):
-        expected = theirs[f"arr_{k}"]
+    got, theirs = run_their_model_here(REFERENCE_SAVE, feed_arrays(), str(tmp_path))
+    assert len(got) == len(theirs) == 8
+    for k, (value, expected) in enumerate(zip(got, theirs)):
         assert value.shape == expected.shape, k
         np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-6, err_msg=f"fetch {k}")
 
 
 def test_loss_program_saved_here_runs_in_paddlepaddle(tmp_path):
-    prefix, feed_file = str(tmp_path / "losses"), str(tmp_path / "feed.npz")
+    prefix = str(tmp_path / "losses")
     feed = feed_arrays()
-    np.savez(feed_file, **feed)
     F = paddle.nn.functional
     with static_mode():
         main = paddle.static.Program()
@@ -94,9 +84,7 @@ def test_loss_program_saved_here_runs_in_paddlepaddle(tmp_path):
         exe = paddle.static.Executor()
         ours = exe.run(main, feed=feed, fetch_list=outs)
         paddle.static.save_inference_model(prefix, list(data.values()), outs, exe, program=main)
-    run_reference(LOAD_AND_RUN, prefix, feed_file)
-    theirs = np.load(prefix + ".theirs.npz")
-    assert len(theirs.files) == len(ours)
-    for k, value in enumerate(ours):
-        np.testing.assert_allclose(theirs[f"arr_{k}"], value, rtol=1e-5, atol=1e-6,
-                                   err_msg=f"fetch {k}")
+    theirs = run_our_model_there(prefix, feed)
+    assert len(theirs) == len(ours)
+    for k, (value, expected) in enumerate(zip(ours, theirs)):
+        np.testing.assert_allclose(expected, value, rtol=1e-5, atol=1e-6, err_msg=f"fetch {k}")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import paddle
-from paddle_reference import LOAD_AND_RUN, REFERENCE, run_reference
+from paddle_reference import REFERENCE, run_our_model_there, run_their_model_here
 from static_testing import static_mode
 
 pytestmark = pytest.mark.skipif(not REFERENCE, reason="PADDLE_REFERENCE_PYTHON is not set")
@@ -56,26 +56,16 @@ def feed_arrays():
 
 
 def test_paddlepaddle_unique_program_runs_here(tmp_path):
-    prefix, feed_file = str(tmp_path / "unique"), str(tmp_path / "feed.npz")
-    feed = feed_arrays()
-    np.savez(feed_file, **feed)
-    run_reference(REFERENCE_SAVE, prefix, feed_file)
-    with static_mode():
-        exe = paddle.static.Executor()
-        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
-        got = exe.run(program, feed={k: feed[k] for k in feeds}, fetch_list=fetches)
-    theirs = np.load(prefix + ".out.npz")
-    assert len(got) == len(theirs.files) == 11
-    for k, value in enumerate(got):
-        expected = theirs[f"arr_{k}"]
+    got, theirs = run_their_model_here(REFERENCE_SAVE, feed_arrays(), str(tmp_path))
+    assert len(got) == len(theirs) == 11
+    for k, (value, expected) in enumerate(zip(got, theirs)):
         assert value.dtype == expected.dtype, k
         np.testing.assert_array_equal(value, expected, err_msg=f"fetch {k}")
 
 
 def test_unique_program_saved_here_runs_in_paddlepaddle(tmp_path):
-    prefix, feed_file = str(tmp_path / "unique"), str(tmp_path / "feed.npz")
+    prefix = str(tmp_path / "unique")
     feed = feed_arrays()
-    np.savez(feed_file, **feed)
     with static_mode():
         main = paddle.static.Program()
         with paddle.static.program_guard(main, paddle.static.Program()):
@@ -89,8 +79,7 @@ def test_unique_program_saved_here_runs_in_paddlepaddle(tmp_path):
         exe = paddle.static.Executor()
         ours = exe.run(main, feed=feed, fetch_list=outs)
         paddle.static.save_inference_model(prefix, [x, y], outs, exe, program=main)
-    run_reference(LOAD_AND_RUN, prefix, feed_file)
-    theirs = np.load(prefix + ".theirs.npz")
-    assert len(theirs.files) == len(ours) == 11
-    for k, value in enumerate(ours):
-        np.testing.assert_array_equal(theirs[f"arr_{k}"], value, err_msg=f"fetch {k}")
+    theirs = run_our_model_there(prefix, feed)
+    assert len(theirs) == len(ours) == 11
+    for k, (value, expected) in enumerate(zip(ours, theirs)):
+        np.testing.assert_array_equal(expected, value, err_msg=f"fetch {k}")
