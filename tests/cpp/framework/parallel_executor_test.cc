@@ -7,57 +7,12 @@
 
 #include "paddle/common/errors.h"
 #include "paddle/framework/parallel_executor.h"
-#include "paddle/framework/proto_attribute.h"
-#include "paddle/imperative/eager_dispatch.h"
+#include "tests/cpp/framework/scale_program_test_util.h"
 
 namespace paddle::framework {
 namespace {
 
-class ParallelExecutorTest : public ::testing::Test {
- protected:
-  void SetUp() override { imperative::InitEager(); }
-
-  void Declare(const std::string& name, bool persistable = false) {
-    VarDesc* var = program_.MainBlock()->Var(name);
-    var->set_shape({3});
-    var->set_persistable(persistable);
-  }
-
-  // out = x * scale, with the given op_role.
-  OpDesc* Scale(const std::string& in, const std::string& out, float scale, OpRole role) {
-    OpDesc* op = program_.MainBlock()->AppendOp();
-    op->set_type("scale");
-    op->SetInput("X", {in});
-    op->SetOutput("Out", {out});
-    op->SetAttr(*ToProtoAttr("scale", Attribute(scale)));
-    op->SetAttr(*ToProtoAttr("bias", Attribute(0.0f)));
-    op->SetAttr(MakeIntAttr(kOpRoleAttr, static_cast<int>(role)));
-    return op;
-  }
-
-  static void Feed(Scope* scope, const std::string& name, std::vector<float> values) {
-    DenseTensor* t = scope->Var(name)->tensor();
-    t->set_meta(TensorMeta{DDim({static_cast<int64_t>(values.size())}), DataType::FLOAT32});
-    float* data = static_cast<float*>(t->AllocateStorage(CPUPlace()));
-    std::copy(values.begin(), values.end(), data);
-  }
-
-  static std::vector<float> Values(const DenseTensor& t) {
-    return {t.data<float>(), t.data<float>() + t.numel()};
-  }
-
-  // x -> (backward) w@GRAD, v@GRAD -> (optimize) w_out, v_out.
-  void BuildGradientProgram() {
-    for (const char* name : {"x", "w@GRAD", "v@GRAD", "w_out", "v_out"}) Declare(name);
-    Scale("x", "w@GRAD", 2.0f, OpRole::kBackward);
-    Scale("x", "v@GRAD", 3.0f, OpRole::kBackward);
-    Scale("w@GRAD", "w_out", 1.0f, OpRole::kOptimize);
-    Scale("v@GRAD", "v_out", 1.0f, OpRole::kOptimize);
-  }
-
-  ProgramDesc program_;
-  Scope scope_;
-};
+using ParallelExecutorTest = testing::ScaleProgramTest;
 
 TEST_F(ParallelExecutorTest, SamePlaceOpsFollowTheirInputsAndPlacesAreIndependent) {
   Declare("x");

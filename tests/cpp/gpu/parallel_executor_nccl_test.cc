@@ -7,9 +7,7 @@
 
 #include "paddle/core/device_context.h"
 #include "paddle/framework/parallel_executor.h"
-#include "paddle/framework/proto_attribute.h"
-#include "paddle/imperative/eager_dispatch.h"
-#include "paddle/memory/memcpy.h"
+#include "tests/cpp/framework/scale_program_test_util.h"
 
 namespace paddle::framework {
 namespace {
@@ -17,53 +15,11 @@ namespace {
 #define PD_SKIP_WITHOUT_TWO_GPUS() \
   if (::paddle::GetGPUDeviceCount() < 2) GTEST_SKIP() << "needs 2 GPUs"
 
-class ParallelExecutorNCCLTest : public ::testing::Test {
- protected:
-  void SetUp() override { imperative::InitEager(); }
-
-  void Declare(const std::string& name, bool persistable = false) {
-    VarDesc* var = program_.MainBlock()->Var(name);
-    var->set_shape({3});
-    var->set_persistable(persistable);
-  }
-
-  // out = x * scale, with the given op_role.
-  void Scale(const std::string& in, const std::string& out, float scale, OpRole role) {
-    OpDesc* op = program_.MainBlock()->AppendOp();
-    op->set_type("scale");
-    op->SetInput("X", {in});
-    op->SetOutput("Out", {out});
-    op->SetAttr(*ToProtoAttr("scale", Attribute(scale)));
-    op->SetAttr(*ToProtoAttr("bias", Attribute(0.0f)));
-    op->SetAttr(MakeIntAttr(kOpRoleAttr, static_cast<int>(role)));
-  }
-
-  // `values` copied into `name` of `scope` on `place`.
-  static void Feed(Scope* scope, const Place& place, const std::string& name,
-                   const std::vector<float>& values) {
-    DenseTensor* t = scope->Var(name)->tensor();
-    t->set_meta(TensorMeta{DDim({static_cast<int64_t>(values.size())}), DataType::FLOAT32});
-    void* data = t->AllocateStorage(place);
-    memory::Copy(place, data, CPUPlace(), values.data(), values.size() * sizeof(float));
-  }
-
-  static std::vector<float> HostValues(const DenseTensor& t) {
-    std::vector<float> values(t.numel());
-    memory::Copy(CPUPlace(), values.data(), t.place(), t.raw_data(), t.nbytes());
-    return values;
-  }
-
-  ProgramDesc program_;
-  Scope scope_;
-};
+using ParallelExecutorNCCLTest = testing::ScaleProgramTest;
 
 TEST_F(ParallelExecutorNCCLTest, EveryGPUPlaceGetsTheSumOfTheGradients) {
   PD_SKIP_WITHOUT_TWO_GPUS();
-  for (const char* name : {"x", "w@GRAD", "v@GRAD", "w_out", "v_out"}) Declare(name);
-  Scale("x", "w@GRAD", 2.0f, OpRole::kBackward);
-  Scale("x", "v@GRAD", 3.0f, OpRole::kBackward);
-  Scale("w@GRAD", "w_out", 1.0f, OpRole::kOptimize);
-  Scale("v@GRAD", "v_out", 1.0f, OpRole::kOptimize);
+  BuildGradientProgram();
   std::vector<Place> places{GPUPlace(0), GPUPlace(1)};
   auto scopes = std::make_shared<PlaceScopes>(&scope_, places);
   ParallelExecutorOptions options;
@@ -72,13 +28,13 @@ TEST_F(ParallelExecutorNCCLTest, EveryGPUPlaceGetsTheSumOfTheGradients) {
   ParallelExecutor executor(program_, scopes, options);
   ASSERT_EQ(executor.graph().buckets().size(), 1u);
   for (int step = 0; step < 2; ++step) {
-    Feed(executor.ExecScope(0), places[0], "x", {1, 10, 100});
-    Feed(executor.ExecScope(1), places[1], "x", {2, 20, 200});
+    Feed(executor.ExecScope(0), "x", {1, 10, 100}, places[0]);
+    Feed(executor.ExecScope(1), "x", {2, 20, 200}, places[1]);
     auto fetched = executor.Run({"w_out", "v_out"});
     for (size_t p = 0; p < 2; ++p) {
       EXPECT_EQ(fetched[0][p].place(), places[p]);
-      EXPECT_EQ(HostValues(fetched[0][p]), (std::vector<float>{6, 60, 600}));
-      EXPECT_EQ(HostValues(fetched[1][p]), (std::vector<float>{9, 90, 900}));
+      EXPECT_EQ(Values(fetched[0][p]), (std::vector<float>{6, 60, 600}));
+      EXPECT_EQ(Values(fetched[1][p]), (std::vector<float>{9, 90, 900}));
     }
   }
 }
@@ -100,13 +56,13 @@ TEST_F(ParallelExecutorNCCLTest, ReduceSumsOntoTheOwnerAndBroadcastsTheParameter
   options.graph.reduce_to_owner = true;
   ParallelExecutor executor(program_, scopes, options);
   ASSERT_EQ(executor.graph().broadcasts().size(), 2u);
-  Feed(executor.ExecScope(0), places[0], "x", {1, 2, 3});
-  Feed(executor.ExecScope(1), places[1], "x", {10, 20, 30});
+  Feed(executor.ExecScope(0), "x", {1, 2, 3}, places[0]);
+  Feed(executor.ExecScope(1), "x", {10, 20, 30}, places[1]);
   executor.Run({});
   for (size_t p = 0; p < 2; ++p) {
-    EXPECT_EQ(HostValues(*executor.ExecScope(p)->FindVar("w")->tensor()),
+    EXPECT_EQ(Values(*executor.ExecScope(p)->FindVar("w")->tensor()),
               (std::vector<float>{22, 44, 66}));
-    EXPECT_EQ(HostValues(*executor.ExecScope(p)->FindVar("v")->tensor()),
+    EXPECT_EQ(Values(*executor.ExecScope(p)->FindVar("v")->tensor()),
               (std::vector<float>{33, 66, 99}));
   }
 }
