@@ -133,28 +133,26 @@ def _clip_bounds(dtype):
     return int(info.min), int(info.max)
 
 
-def clip(x, min=None, max=None, name=None):
-    check_tensor(x, "clip")
+def _clip_range(x, min, max, api):
+    """clip's checked x and its (lo, hi): a missing bound is the dtype's extreme."""
+    check_tensor(x, api)
     if is_complex(x.dtype):
-        raise TypeError(f"clip: complex input (data type {x.dtype.name}) is not supported; complex "
-                        f"numbers have no order")
+        raise TypeError(f"{api}: complex input (data type {x.dtype.name}) is not supported; "
+                        f"complex numbers have no order")
     info_min, info_max = _clip_bounds(x.dtype)
-    lo = info_min if min is None else as_scalar(min, "clip", "min")
-    hi = info_max if max is None else as_scalar(max, "clip", "max")
-    return _C_ops.clip(x, lo, hi)
+    lo = info_min if min is None else as_scalar(min, api, "min")
+    hi = info_max if max is None else as_scalar(max, api, "max")
+    return lo, hi
+
+
+def clip(x, min=None, max=None, name=None):
+    return _C_ops.clip(x, *_clip_range(x, min, max, "clip"))
 
 
 def clip_(x, min=None, max=None, name=None):
     """clip written into x, which is returned; x's inplace version goes up, so a backward that
     saved x for its gradient refuses to run on the new values."""
-    check_tensor(x, "clip_")
-    if is_complex(x.dtype):
-        raise TypeError(f"clip_: complex input (data type {x.dtype.name}) is not supported; "
-                        f"complex numbers have no order")
-    info_min, info_max = _clip_bounds(x.dtype)
-    lo = info_min if min is None else as_scalar(min, "clip_", "min")
-    hi = info_max if max is None else as_scalar(max, "clip_", "max")
-    _C_ops.clip_(x, lo, hi)
+    _C_ops.clip_(x, *_clip_range(x, min, max, "clip_"))
     return x
 
 
